@@ -1,0 +1,84 @@
+# Placard — the only entry point. `make` builds, `make run` runs, `make test` proves.
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+
+CXX      ?= g++
+SANITIZE ?=
+PORT     ?= 8080
+VAR_DIR  ?= $(CURDIR)/var
+export PORT VAR_DIR
+
+ifeq ($(strip $(SANITIZE)),)
+  BUILD := build
+  SANFLAGS :=
+else
+  BUILD := build/san
+  SANFLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+endif
+export BUILD
+
+CXXFLAGS ?= -O2 -g
+CXXFLAGS += -std=c++20 -Wall -Wextra -Werror -pthread -MMD -MP -I. $(SANFLAGS)
+LDFLAGS  += -pthread $(SANFLAGS)
+LIBS     := -lfcgi -lmysqlcppconn -lssl -lcrypto -lcurl
+
+LIB_SRCS  := $(shell find lib -name '*.cpp' | sort)
+LIB_OBJS  := $(LIB_SRCS:%.cpp=$(BUILD)/obj/%.o)
+UNIT_SRCS := $(shell find tests/unit -name '*.cpp' | sort)
+UNIT_OBJS := $(UNIT_SRCS:%.cpp=$(BUILD)/obj/%.o)
+DEPS_OK   := $(BUILD)/.deps-ok
+
+.PHONY: all deps run start stop test unit e2e bench lint format clean
+all: $(BUILD)/placard.fcgi $(BUILD)/placardctl
+
+# Debian packages: scripts/deps.sh installs only what is missing (as root) or explains and fails.
+deps $(DEPS_OK): scripts/deps.sh
+	@bash scripts/deps.sh
+	@mkdir -p $(BUILD) && touch $(DEPS_OK)
+
+$(BUILD)/obj/%.o: %.cpp | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -c $< -o $@
+
+$(BUILD)/libplacard.a: $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/placard.fcgi: $(BUILD)/obj/fcgi-app/placard_main.o $(BUILD)/obj/fcgi-app/fcgi_adapter.o $(BUILD)/obj/fcgi-app/worker_pool.o $(BUILD)/libplacard.a
+	$(CXX) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/placardctl: $(BUILD)/obj/fcgi-app/placardctl_main.o $(BUILD)/libplacard.a
+	$(CXX) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/unit_tests: $(UNIT_OBJS) $(BUILD)/libplacard.a
+	$(CXX) $(LDFLAGS) -o $@ $^ -lgtest -lgtest_main $(LIBS)
+
+run: all
+	@bash scripts/stack.sh run
+
+start: all
+	@bash scripts/stack.sh start
+
+stop:
+	@bash scripts/stack.sh stop
+
+unit: $(BUILD)/unit_tests
+	$(BUILD)/unit_tests
+
+# Every suite: unit (GoogleTest), end-to-end behind lighttpd and Apache; ends with "N passed, M failed".
+test: all $(BUILD)/unit_tests
+	@bash scripts/run-tests.sh
+
+bench: all
+	@bash scripts/bench.sh
+
+lint:
+	@bash scripts/lint.sh
+
+format:
+	clang-format -i $$(find lib fcgi-app tests/unit -name '*.cpp' -o -name '*.h')
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

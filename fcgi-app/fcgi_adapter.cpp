@@ -1,0 +1,119 @@
+#include "fcgi-app/fcgi_adapter.h"
+
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+
+namespace placard::fcgi {
+
+namespace {
+
+std::string header_name_from_cgi(std::string_view cgi) {
+  std::string out;
+  out.reserve(cgi.size());
+  for (char c : cgi) {
+    if (c == '_') {
+      out.push_back('-');
+    } else if (c >= 'A' && c <= 'Z') {
+      out.push_back(static_cast<char>(c - 'A' + 'a'));
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+bool sane_request_id(std::string_view id) {
+  if (id.empty() || id.size() > 64) return false;
+  for (char c : id) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '.' || c == '_' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+http::Request request_from_envp(char** envp) {
+  http::Request r;
+  std::string_view request_uri;
+  std::string_view script_name;
+  std::string_view path_info;
+  std::string_view query_string;
+  for (char** p = envp; p != nullptr && *p != nullptr; ++p) {
+    const std::string_view entry(*p);
+    const auto eq = entry.find('=');
+    if (eq == std::string_view::npos) continue;
+    const auto name = entry.substr(0, eq);
+    const auto value = entry.substr(eq + 1);
+    if (name.rfind("HTTP_", 0) == 0) {
+      r.headers.push_back({header_name_from_cgi(name.substr(5)), std::string(value)});
+    } else if (name == "CONTENT_TYPE") {
+      if (!value.empty()) r.headers.push_back({"content-type", std::string(value)});
+    } else if (name == "CONTENT_LENGTH") {
+      std::size_t n = 0;
+      const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+      if (ec == std::errc{} && ptr == value.data() + value.size()) r.content_length = n;
+    } else if (name == "REQUEST_METHOD") {
+      r.method = value;
+    } else if (name == "REQUEST_URI") {
+      request_uri = value;
+    } else if (name == "SCRIPT_NAME") {
+      script_name = value;
+    } else if (name == "PATH_INFO") {
+      path_info = value;
+    } else if (name == "QUERY_STRING") {
+      query_string = value;
+    } else if (name == "REMOTE_ADDR") {
+      r.remote_addr = value;
+    } else if (name == "HTTPS") {
+      r.https = value == "on" || value == "ON" || value == "1";
+    }
+  }
+  if (!request_uri.empty()) {
+    const auto q = request_uri.find('?');
+    r.path = request_uri.substr(0, q);
+    r.query = q == std::string_view::npos ? std::string_view{} : request_uri.substr(q + 1);
+  } else {
+    // Plain CGI without REQUEST_URI: rebuild it the CGI way.
+    r.path = std::string(script_name) + std::string(path_info);
+    r.query = query_string;
+  }
+  return r;
+}
+
+std::string render_response(const http::Response& response, bool head) {
+  std::string out;
+  out.reserve(256 + response.body.size());
+  char status[64];
+  const auto reason = http::reason_phrase(response.status);
+  std::snprintf(status, sizeof status, "Status: %d %.*s\r\n", response.status,
+                static_cast<int>(reason.size()), reason.data());
+  out += status;
+  for (const auto& h : response.headers) {
+    out += h.name;
+    out += ": ";
+    out += h.value;
+    out += "\r\n";
+  }
+  const bool bodiless = response.status == 204 || response.status == 304;
+  if (!bodiless) {
+    out += "Content-Length: ";
+    out += std::to_string(response.body.size());
+    out += "\r\n";
+  }
+  out += "\r\n";
+  if (!head && !bodiless) out += response.body;
+  return out;
+}
+
+std::string choose_request_id(const http::Request& request, util::FastRng& rng) {
+  const auto given = request.header("x-request-id");
+  if (sane_request_id(given)) return std::string(given);
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(rng.next()));
+  return buf;
+}
+
+}  // namespace placard::fcgi

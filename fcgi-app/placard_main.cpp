@@ -1,0 +1,251 @@
+// placard.fcgi — the FastCGI worker. One binary, three ways to run (chosen at start-up):
+//   1. listening on a unix socket or 127.0.0.1:port with N threads (`listen` in the config,
+//      PLACARD_LISTEN or --listen);
+//   2. spawned by the web server with the listening socket on fd 0 (mod_fcgid, lighttpd bin-path);
+//   3. as plain CGI, one request per process.
+#include <fcgiapp.h>
+#include <pthread.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "fcgi-app/worker_pool.h"
+#include "lib/api/service.h"
+#include "lib/catalog/refresher.h"
+#include "lib/config/server_config.h"
+#include "lib/db/catalog_loader.h"
+#include "lib/db/mysql_event_store.h"
+#include "lib/db/mysql_offer_targets.h"
+#include "lib/db/mysql_session.h"
+#include "lib/util/time_format.h"
+
+namespace {
+
+using namespace placard;
+
+struct Options {
+  std::string config_path;
+  std::string listen;
+  int threads = 0;
+  bool bench_echo = false;
+};
+
+void usage(std::FILE* out) {
+  std::fputs(
+      "usage: placard.fcgi [--config PATH] [--listen unix:PATH|127.0.0.1:PORT] [--threads N]\n"
+      "                    [--bench-echo]\n"
+      "  --config PATH   server config (default: $PLACARD_CONFIG or /etc/placard/placard.conf)\n"
+      "  --listen ADDR   where to accept FastCGI connections (default: the config's `listen`,\n"
+      "                  or $PLACARD_LISTEN; none: the socket on fd 0, or plain CGI)\n"
+      "  --threads N     request threads (default: the config's `threads`, or $PLACARD_THREADS)\n"
+      "  --bench-echo    answer every request with a fixed 1 KiB JSON body (benchmark baseline)\n",
+      out);
+}
+
+std::optional<Options> parse_args(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--config") {
+      o.config_path = value();
+    } else if (a == "--listen") {
+      o.listen = value();
+    } else if (a == "--threads") {
+      o.threads = std::stoi(value());
+    } else if (a == "--bench-echo") {
+      o.bench_echo = true;
+    } else if (a == "--help" || a == "-h") {
+      usage(stdout);
+      return std::nullopt;
+    } else {
+      throw std::invalid_argument("unknown argument " + a);
+    }
+  }
+  return o;
+}
+
+std::string env_or(const char* name, std::string fallback) {
+  const char* v = std::getenv(name);  // NOLINT(concurrency-mt-unsafe): before any thread starts
+  return v != nullptr && *v != '\0' ? std::string(v) : fallback;
+}
+
+int open_listen_socket(const std::string& listen, unsigned mode) {
+  if (listen.rfind("unix:", 0) == 0) {
+    const std::string path = listen.substr(5);
+    struct stat st{};
+    if (::lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) ::unlink(path.c_str());
+    const int fd = FCGX_OpenSocket(path.c_str(), 1024);
+    if (fd < 0) throw std::runtime_error("cannot listen on " + path);
+    if (::chmod(path.c_str(), mode) != 0) throw std::runtime_error("cannot chmod " + path);
+    return fd;
+  }
+  const int fd = FCGX_OpenSocket(listen.c_str(), 1024);
+  if (fd < 0) throw std::runtime_error("cannot listen on " + listen);
+  return fd;
+}
+
+db::ConnectionParams runtime_db(const config::ServerConfig& c) {
+  return {c.db.socket, c.db.host, c.db.port, c.db.name, c.db.user, c.db.password};
+}
+
+// The API, per request thread: its own connection, repositories and random generator.
+class ApiThread : public fcgi::RequestHandler {
+ public:
+  ApiThread(const api::SharedServices& shared, const db::ConnectionParams& params)
+      : session_(params), events_(session_), offers_(session_), services_{events_, offers_, rng_},
+        service_(shared, services_) {}
+  http::Response handle(http::Request& request) override { return service_.handle(request); }
+
+ private:
+  db::DriverThreadScope driver_scope_;
+  db::MysqlSession session_;
+  db::MysqlEventStore events_;
+  db::MysqlOfferTargets offers_;
+  util::FastRng rng_;
+  api::ThreadServices services_;
+  api::Service service_;
+};
+
+// Baseline for benchmarks: the same adapter and threads, a constant 1 KiB answer.
+class EchoHandler : public fcgi::RequestHandler {
+ public:
+  EchoHandler() : body_("{\"echo\":\"" + std::string(1024 - 12, 'x') + "\"}") {}
+  http::Response handle(http::Request& request) override {
+    auto r = http::Response::json(200, body_);
+    r.set_header("X-Request-Id", request.request_id);
+    return r;
+  }
+
+ private:
+  std::string body_;
+};
+
+// Waits for SIGTERM/SIGINT/SIGHUP (blocked in every other thread) and starts the shutdown.
+class SignalWatcher {
+ public:
+  SignalWatcher(int listen_fd, catalog::Refresher* refresher, util::Logger& log)
+      : thread_([=, &log] {
+          sigset_t set = blocked_set();
+          int sig = 0;
+          sigwait(&set, &sig);
+          if (sig != SIGUSR2) log.info(std::string("signal ") + strsignal(sig) + ": shutting down");
+          if (refresher != nullptr) refresher->stop();
+          fcgi::request_shutdown(listen_fd);
+        }) {}
+  ~SignalWatcher() {
+    pthread_kill(thread_.native_handle(), SIGUSR2);  // wakes it when no signal came
+    thread_.join();
+  }
+  SignalWatcher(const SignalWatcher&) = delete;
+  SignalWatcher& operator=(const SignalWatcher&) = delete;
+
+  static sigset_t blocked_set() {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int s : {SIGTERM, SIGINT, SIGHUP, SIGUSR2}) sigaddset(&set, s);
+    return set;
+  }
+
+ private:
+  std::thread thread_;
+};
+
+int run(const Options& opt) {
+  std::signal(SIGPIPE, SIG_IGN);
+  const sigset_t blocked = SignalWatcher::blocked_set();
+  pthread_sigmask(SIG_BLOCK, &blocked, nullptr);  // inherited by every thread made from here
+  FCGX_Init();
+
+  if (opt.bench_echo) {
+    util::Logger log(env_or("PLACARD_LOG_FILE", ""));
+    const std::string listen = !opt.listen.empty() ? opt.listen : env_or("PLACARD_LISTEN", "");
+    const int threads = opt.threads > 0 ? opt.threads : std::stoi(env_or("PLACARD_THREADS", "8"));
+    const int fd = listen.empty() ? 0 : open_listen_socket(listen, 0666);
+    log.info("bench-echo worker on " + (listen.empty() ? std::string("fd 0") : listen));
+    const SignalWatcher watcher(fd, nullptr, log);
+    fcgi::serve_fastcgi(fd, threads, [] { return std::make_unique<EchoHandler>(); }, log);
+    return 0;
+  }
+
+  const std::string config_path =
+      !opt.config_path.empty() ? opt.config_path
+                               : env_or("PLACARD_CONFIG", "/etc/placard/placard.conf");
+  const auto cfg = config::load_server_config(config_path);
+  util::Logger log(cfg.log_file);
+  const auto keys = tokens::KeyRing::parse(cfg.token_keys, cfg.token_active_key);
+  const std::string listen = !opt.listen.empty() ? opt.listen : env_or("PLACARD_LISTEN", cfg.listen);
+  const int threads =
+      opt.threads > 0 ? opt.threads : std::stoi(env_or("PLACARD_THREADS", std::to_string(cfg.threads)));
+
+  db::init_driver();
+  catalog::SnapshotHolder holder;
+  db::MysqlSession catalog_session(runtime_db(cfg));
+  catalog::Refresher refresher(
+      holder, [&] { return db::read_catalog_version(catalog_session); },
+      [&] {
+        std::vector<std::string> problems;
+        auto s = db::load_snapshot(catalog_session, util::unix_now(), problems);
+        for (const auto& p : problems) log.info("catalog: " + p);
+        return s;
+      },
+      [&](const std::string& msg) { log.info(msg); }, std::chrono::milliseconds(cfg.catalog_poll_ms));
+  refresher.poll_once();  // the first requests find a snapshot (or 503 until the database answers)
+
+  const api::SharedServices shared{holder, keys, log};
+  const auto params = runtime_db(cfg);
+  const bool spawned = listen.empty() && !FCGX_IsCGI();
+  if (listen.empty() && !spawned) {
+    if (std::getenv("GATEWAY_INTERFACE") == nullptr) {  // NOLINT(concurrency-mt-unsafe)
+      std::fputs("placard.fcgi: nothing to listen on: set `listen` in the config, or start it "
+                 "from a web server (FastCGI or CGI)\n",
+                 stderr);
+      return 2;
+    }
+    ApiThread handler(shared, params);
+    return fcgi::serve_cgi(handler, log);
+  }
+
+  const int fd = spawned ? 0 : open_listen_socket(listen, cfg.socket_mode);
+  log.info("placard.fcgi serving on " + (spawned ? std::string("fd 0") : listen) + " with " +
+           std::to_string(threads) + " threads");
+  std::thread refresh_thread([&] {
+    const db::DriverThreadScope scope;
+    refresher.run();
+  });
+  {
+    const SignalWatcher watcher(fd, &refresher, log);
+    fcgi::serve_fastcgi(fd, threads,
+                        [&] { return std::make_unique<ApiThread>(shared, params); }, log);
+  }
+  refresher.stop();
+  refresh_thread.join();
+  if (!spawned && listen.rfind("unix:", 0) == 0) ::unlink(listen.substr(5).c_str());
+  log.info("placard.fcgi stopped");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const auto opt = parse_args(argc, argv);
+    if (!opt) return 0;
+    return run(*opt);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "placard.fcgi: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,112 @@
+#include "fcgi-app/worker_pool.h"
+
+#include <fcgiapp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <thread>
+#include <vector>
+
+#include "fcgi-app/fcgi_adapter.h"
+#include "lib/util/fast_rng.h"
+
+extern char** environ;  // NOLINT: the CGI environment, read once per process
+
+namespace placard::fcgi {
+
+namespace {
+
+// RAII for a FastCGI request slot.
+class FcgiRequest {
+ public:
+  explicit FcgiRequest(int listen_fd) { FCGX_InitRequest(&request_, listen_fd, FCGI_FAIL_ACCEPT_ON_INTR); }
+  ~FcgiRequest() { FCGX_Free(&request_, 1); }
+  FcgiRequest(const FcgiRequest&) = delete;
+  FcgiRequest& operator=(const FcgiRequest&) = delete;
+  FCGX_Request& get() { return request_; }
+
+ private:
+  FCGX_Request request_{};
+};
+
+std::string read_fcgi_body(FCGX_Stream* in, std::size_t n) {
+  std::string body(n, '\0');
+  std::size_t got = 0;
+  while (got < n) {
+    const int r = FCGX_GetStr(body.data() + got, static_cast<int>(n - got), in);
+    if (r <= 0) break;
+    got += static_cast<std::size_t>(r);
+  }
+  body.resize(got);
+  return body;
+}
+
+long long micros_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+void serve_thread(int listen_fd, const HandlerFactory& factory, util::Logger& log) {
+  const auto handler = factory();
+  util::FastRng rng;
+  FcgiRequest slot(listen_fd);
+  auto& fcgx = slot.get();
+  while (FCGX_Accept_r(&fcgx) >= 0) {
+    const auto start = std::chrono::steady_clock::now();
+    http::Request request = request_from_envp(fcgx.envp);
+    request.body_reader = [&fcgx](std::size_t n) { return read_fcgi_body(fcgx.in, n); };
+    request.request_id = choose_request_id(request, rng);
+    const http::Response response = handler->handle(request);
+    const std::string bytes = render_response(response, request.method == "HEAD");
+    if (FCGX_PutStr(bytes.data(), static_cast<int>(bytes.size()), fcgx.out) < 0) {
+      log.error(request.request_id, "client went away while the answer was written");
+    }
+    FCGX_Finish_r(&fcgx);
+    log.request(request.method, request.path, response.status, micros_since(start),
+                request.request_id);
+  }
+}
+
+}  // namespace
+
+void serve_fastcgi(int listen_fd, int threads, const HandlerFactory& factory, util::Logger& log) {
+  std::vector<std::thread> pool;
+  pool.reserve(static_cast<std::size_t>(threads));
+  for (int i = 0; i < threads; ++i) {
+    pool.emplace_back([&] {
+      try {
+        serve_thread(listen_fd, factory, log);
+      } catch (const std::exception& e) {
+        log.error("-", std::string("request thread stopped: ") + e.what());
+      }
+    });
+  }
+  for (auto& t : pool) t.join();
+}
+
+void request_shutdown(int listen_fd) {
+  FCGX_ShutdownPending();
+  ::shutdown(listen_fd, SHUT_RDWR);
+}
+
+int serve_cgi(RequestHandler& handler, util::Logger& log) {
+  const auto start = std::chrono::steady_clock::now();
+  util::FastRng rng;
+  http::Request request = request_from_envp(environ);
+  request.body_reader = [](std::size_t n) {
+    std::string body(n, '\0');
+    body.resize(std::fread(body.data(), 1, n, stdin));
+    return body;
+  };
+  request.request_id = choose_request_id(request, rng);
+  const http::Response response = handler.handle(request);
+  const std::string bytes = render_response(response, request.method == "HEAD");
+  std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+  std::fflush(stdout);
+  log.request(request.method, request.path, response.status, micros_since(start), request.request_id);
+  return 0;
+}
+
+}  // namespace placard::fcgi

@@ -1,0 +1,132 @@
+#include "lib/api/clicks.h"
+
+#include <charconv>
+
+#include "lib/api/token_checks.h"
+#include "lib/http/api_error.h"
+#include "lib/http/header.h"
+#include "lib/http/negotiation.h"
+
+namespace placard::api {
+
+namespace {
+
+std::uint64_t parse_offer_id(std::string_view text) {
+  std::uint64_t id = 0;
+  const auto* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, id);
+  if (text.empty() || text.size() > 19 || ec != std::errc{} || ptr != end || id == 0 ||
+      text[0] == '0') {
+    throw http::not_found();
+  }
+  return id;
+}
+
+http::ApiError offer_unavailable() {
+  return {410, "offer_unavailable", "This offer is no longer available"};
+}
+
+http::Response html_refusal(const http::ApiError& error) {
+  http::Response r;
+  r.status = error.status();
+  r.set_header("Content-Type", "text/html; charset=utf-8");
+  r.body =
+      "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+      "<meta name=\"viewport\" content=\"width=device-width\"><title>Offer unavailable</title>"
+      "</head><body><h1>This offer is no longer available</h1>"
+      "<p>The link may have expired or the offer has ended. You can close this page.</p>"
+      "</body></html>\n";
+  return r;
+}
+
+http::Response redirect(const http::Request& request, const catalog::Snapshot& snapshot,
+                        const tokens::KeyRing& keys, db::OfferTargets& offers,
+                        db::EventStore& events, std::int64_t now) {
+  const auto offer_id = parse_offer_id(request.param("offerId"));
+  const auto offer = offers.find(offer_id);
+  if (!offer || offer->is_demo) throw http::not_found();
+
+  const auto token = request.query_param("t");
+  if (!token || token->empty()) throw invalid_token("The link has no token");
+  const auto claims = verified_claims(keys, *token, tokens::TokenKind::click);
+  if (claims.offer_id != offer_id) throw invalid_token("The token belongs to another offer");
+  if (is_expired(claims, snapshot.settings, now)) throw token_expired();
+
+  const bool in_window = (!offer->valid_from || *offer->valid_from <= now) &&
+                         (!offer->valid_until || now < *offer->valid_until);
+  if (!offer->enabled || !in_window) throw offer_unavailable();
+  if (!offer->tracking_url || !is_safe_redirect_target(*offer->tracking_url)) {
+    throw offer_unavailable();
+  }
+
+  const std::string click_id = tokens::nonce_hex(claims.nonce);
+  if (request.method != "HEAD") events.record_click(event_of(claims));
+
+  const auto param = sub_id_parameter(offer->network);
+  http::Response r = http::Response::empty(302);
+  r.set_header("Location", param.empty() ? *offer->tracking_url
+                                         : with_query_param(*offer->tracking_url, param, click_id));
+  r.set_header("Cache-Control", "no-store");
+  r.set_header("Referrer-Policy", "no-referrer");
+  return r;
+}
+
+}  // namespace
+
+bool is_safe_redirect_target(std::string_view url) {
+  std::size_t scheme_end = 0;
+  if (url.size() > 8 && http::iequals(url.substr(0, 8), "https://")) {
+    scheme_end = 8;
+  } else if (url.size() > 7 && http::iequals(url.substr(0, 7), "http://")) {
+    scheme_end = 7;
+  } else {
+    return false;
+  }
+  if (url.size() > 2048) return false;
+  const char host_start = url[scheme_end];
+  if (host_start == '/' || host_start == '\\' || host_start == '?' || host_start == '#' ||
+      host_start == '@') {
+    return false;
+  }
+  for (const char ch : url) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c <= 0x20 || c >= 0x7f || c == '\\') return false;
+  }
+  return true;
+}
+
+std::string with_query_param(std::string_view url, std::string_view name, std::string_view value) {
+  const auto hash = url.find('#');
+  const std::string_view base = url.substr(0, hash);
+  const std::string_view fragment = hash == std::string_view::npos ? std::string_view{} : url.substr(hash);
+  std::string out(base);
+  if (base.find('?') == std::string_view::npos) {
+    out += '?';
+  } else if (out.back() != '?' && out.back() != '&') {
+    out += '&';
+  }
+  out += name;
+  out += '=';
+  out += value;
+  out += fragment;
+  return out;
+}
+
+std::string_view sub_id_parameter(std::string_view network) {
+  if (network == "admitad") return "subid";
+  if (network == "awin") return "clickref";
+  return {};
+}
+
+http::Response follow_click(http::Request& request, const catalog::Snapshot& snapshot,
+                            const tokens::KeyRing& keys, db::OfferTargets& offers,
+                            db::EventStore& events, std::int64_t now) {
+  try {
+    return redirect(request, snapshot, keys, offers, events, now);
+  } catch (const http::ApiError& e) {
+    if (http::prefers_html(request.header("accept"))) return html_refusal(e);
+    throw;
+  }
+}
+
+}  // namespace placard::api

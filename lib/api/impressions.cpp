@@ -1,0 +1,33 @@
+#include "lib/api/impressions.h"
+
+#include "lib/api/token_checks.h"
+#include "lib/http/api_error.h"
+#include "lib/json/body.h"
+
+namespace placard::api {
+
+http::Response record_impression(http::Request& request, const catalog::Snapshot& snapshot,
+                                 const tokens::KeyRing& keys, db::EventStore& events,
+                                 std::int64_t now) {
+  const auto body = json::parse_object_body(request);
+  const auto it = body.FindMember("impressionToken");
+  if (it == body.MemberEnd()) throw http::missing_field("impressionToken");
+  if (!it->value.IsString()) {
+    throw http::invalid_field("impressionToken", "impressionToken must be a string");
+  }
+  const auto claims = verified_claims(
+      keys, std::string_view(it->value.GetString(), it->value.GetStringLength()),
+      tokens::TokenKind::impression);
+  const db::EventRecord event = event_of(claims);
+  bool recorded = false;
+  if (is_expired(claims, snapshot.settings, now)) {
+    // A retry of an impression that was counted in time is still a duplicate, at any later time.
+    if (!events.impression_recorded(claims.nonce)) throw token_expired();
+  } else {
+    recorded = events.record_impression(event);
+  }
+  return http::Response::json(
+      200, recorded ? R"({"status":"recorded"})" : R"({"status":"duplicate"})");
+}
+
+}  // namespace placard::api

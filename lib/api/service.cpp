@@ -1,0 +1,77 @@
+#include "lib/api/service.h"
+
+#include <algorithm>
+
+#include "lib/api/routes.h"
+#include "lib/db/errors.h"
+#include "lib/http/api_error.h"
+
+namespace placard::api {
+
+namespace {
+
+enum class OriginVerdict { not_applicable, listed, refused };
+
+// Section 5: for /api/ paths, a present Origin must be in allowedClientOrigins when that list
+// is non-empty. An empty list grants nothing and refuses nothing.
+OriginVerdict judge_origin(const http::Request& request, const SharedServices& shared) {
+  const std::string_view origin = request.header("origin");
+  if (origin.empty() || request.path.rfind("/api/", 0) != 0) return OriginVerdict::not_applicable;
+  const auto snapshot = shared.snapshots.get();
+  if (!snapshot) return OriginVerdict::not_applicable;
+  const auto& allowed = snapshot->settings.allowed_client_origins;
+  if (allowed.empty()) return OriginVerdict::not_applicable;
+  return std::find(allowed.begin(), allowed.end(), origin) != allowed.end()
+             ? OriginVerdict::listed
+             : OriginVerdict::refused;
+}
+
+}  // namespace
+
+Service::Service(const SharedServices& shared, ThreadServices& thread)
+    : shared_(shared), router_(make_router(shared, thread)) {}
+
+http::Response Service::preflight(const http::Request& request) const {
+  auto methods = router_.allowed_methods(request.path);
+  if (methods.empty()) throw http::not_found();
+  methods.emplace_back("OPTIONS");
+  auto response = http::Response::empty(204);
+  response.set_header("Allow", http::join_methods(methods));
+  response.set_header("Access-Control-Allow-Methods", http::join_methods(methods));
+  response.set_header("Access-Control-Allow-Headers", "Content-Type");
+  response.set_header("Access-Control-Max-Age", "600");
+  return response;
+}
+
+http::Response Service::guarded(http::Request& request) {
+  try {
+    if (request.method == "OPTIONS" && request.path.rfind("/api/", 0) == 0) {
+      return preflight(request);
+    }
+    return router_.dispatch(request);
+  } catch (const http::ApiError& e) {
+    return http::render_error(e);
+  } catch (const db::DatabaseUnavailable& e) {
+    shared_.log.error(request.request_id, e.what());
+    return http::render_error(http::service_unavailable("The database is unreachable"));
+  } catch (const std::exception& e) {
+    shared_.log.error(request.request_id, e.what());
+    return http::render_error(http::internal_error());
+  }
+}
+
+http::Response Service::handle(http::Request& request) {
+  const auto verdict = judge_origin(request, shared_);
+  http::Response response =
+      verdict == OriginVerdict::refused
+          ? http::render_error({403, "origin_not_allowed", "This origin may not use the API"})
+          : guarded(request);
+  if (verdict == OriginVerdict::listed) {
+    response.set_header("Access-Control-Allow-Origin", std::string(request.header("origin")));
+    response.set_header("Vary", "Origin");
+  }
+  response.set_header("X-Request-Id", request.request_id);
+  return response;
+}
+
+}  // namespace placard::api

@@ -1,0 +1,31 @@
+#pragma once
+#include <memory>
+
+#include "lib/catalog/snapshot.h"
+#include "lib/catalog/snapshot_holder.h"
+#include "lib/db/event_store.h"
+#include "lib/db/offer_targets.h"
+#include "lib/tokens/key_ring.h"
+#include "lib/util/fast_rng.h"
+#include "lib/util/logger.h"
+
+namespace placard::api {
+
+// Shared by every request thread; read-only except through the holder.
+struct SharedServices {
+  catalog::SnapshotHolder& snapshots;
+  const tokens::KeyRing& keys;
+  util::Logger& log;
+};
+
+// Owned by one request thread.
+struct ThreadServices {
+  db::EventStore& events;
+  db::OfferTargets& offers;
+  util::FastRng& rng;
+};
+
+// The current snapshot, or 503 service_unavailable when none could be loaded yet.
+std::shared_ptr<const catalog::Snapshot> require_snapshot(const SharedServices& shared);
+
+}  // namespace placard::api

@@ -1,0 +1,57 @@
+#include "lib/catalog/refresher.h"
+
+namespace placard::catalog {
+
+Refresher::Refresher(SnapshotHolder& holder, ReadVersion read_version, Load load, Report report,
+                     std::chrono::milliseconds interval)
+    : holder_(holder),
+      read_version_(std::move(read_version)),
+      load_(std::move(load)),
+      report_(std::move(report)),
+      interval_(interval) {}
+
+bool Refresher::poll_once() {
+  try {
+    const auto current = holder_.get();
+    if (current && read_version_() == current->version) {
+      if (failing_) report_("catalog: database reachable again");
+      failing_ = false;
+      return false;
+    }
+    const auto started = std::chrono::steady_clock::now();
+    auto next = load_();
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                        std::chrono::steady_clock::now() - started)
+                        .count();
+    report_("catalog: snapshot version " + std::to_string(next->version) + " with " +
+            std::to_string(next->offers.size()) + " live offers built in " + std::to_string(ms) +
+            " ms");
+    holder_.set(std::move(next));
+    failing_ = false;
+    return true;
+  } catch (const std::exception& e) {
+    if (!failing_) report_(std::string("catalog: refresh failed, keeping the last snapshot: ") + e.what());
+    failing_ = true;
+    return false;
+  }
+}
+
+void Refresher::run() {
+  std::unique_lock lock(mutex_);
+  while (!stopping_) {
+    lock.unlock();
+    poll_once();
+    lock.lock();
+    wake_.wait_for(lock, interval_, [this] { return stopping_; });
+  }
+}
+
+void Refresher::stop() {
+  {
+    const std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+}
+
+}  // namespace placard::catalog

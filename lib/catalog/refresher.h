@@ -1,0 +1,44 @@
+#pragma once
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "lib/catalog/snapshot_holder.h"
+
+namespace placard::catalog {
+
+// Keeps the holder's snapshot current: polls the catalog version counter and rebuilds when it
+// changes (or when no snapshot exists yet). Failures keep the old snapshot and are reported;
+// the next poll tries again. Runs in a thread owned by main; stop() wakes it at once.
+class Refresher {
+ public:
+  using ReadVersion = std::function<std::uint64_t()>;
+  using Load = std::function<std::shared_ptr<const Snapshot>()>;
+  using Report = std::function<void(const std::string&)>;
+
+  Refresher(SnapshotHolder& holder, ReadVersion read_version, Load load, Report report,
+            std::chrono::milliseconds interval);
+
+  // One poll: returns true when a new snapshot was installed.
+  bool poll_once();
+  void run();   // polls until stop()
+  void stop();
+
+ private:
+  SnapshotHolder& holder_;
+  ReadVersion read_version_;
+  Load load_;
+  Report report_;
+  std::chrono::milliseconds interval_;
+  bool failing_ = false;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+};
+
+}  // namespace placard::catalog

@@ -1,0 +1,53 @@
+#include "lib/catalog/settings.h"
+
+#include <charconv>
+
+#include "lib/json/safe_parse.h"
+
+namespace placard::catalog {
+
+namespace {
+template <typename Int>
+bool parse_int(const std::string& s, Int min, Int max, Int& out) {
+  Int v{};
+  const auto* end = s.data() + s.size();
+  const auto [ptr, ec] = std::from_chars(s.data(), end, v);
+  if (ec != std::errc{} || ptr != end || v < min || v > max) return false;
+  out = v;
+  return true;
+}
+}  // namespace
+
+Settings parse_settings(const std::map<std::string, std::string>& values,
+                        std::vector<std::string>& problems) {
+  Settings s;
+  for (const auto& [name, value] : values) {
+    bool ok = true;
+    if (name == "available") {
+      ok = value == "true" || value == "false";
+      if (ok) s.available = value == "true";
+    } else if (name == "refreshIntervalSeconds") {
+      ok = parse_int(value, 60, 86400, s.refresh_interval_seconds);
+    } else if (name == "minExtensionVersion") {
+      const auto v = util::parse_version(value);
+      ok = v.has_value();
+      if (ok) s.min_extension_version = *v;
+    } else if (name == "tokenTtlSeconds") {
+      ok = parse_int<std::int64_t>(value, 1, 30LL * 86400, s.token_ttl_seconds);
+    } else if (name == "publicOrigin") {
+      s.public_origin = value;
+    } else if (name == "allowedClientOrigins") {
+      const auto doc = json::parse_untrusted(value);
+      ok = doc && doc->IsArray();
+      if (ok) {
+        for (const auto& v : doc->GetArray()) {
+          if (v.IsString()) s.allowed_client_origins.emplace_back(v.GetString(), v.GetStringLength());
+        }
+      }
+    }
+    if (!ok) problems.push_back("setting " + name + " has an invalid value; using the default");
+  }
+  return s;
+}
+
+}  // namespace placard::catalog

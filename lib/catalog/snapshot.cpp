@@ -1,0 +1,26 @@
+#include "lib/catalog/snapshot.h"
+
+#include <algorithm>
+
+namespace placard::catalog {
+
+std::optional<std::uint16_t> Snapshot::country_index(std::string_view code) const {
+  const auto it = std::lower_bound(countries.begin(), countries.end(), code);
+  if (it == countries.end() || *it != code) return std::nullopt;
+  return static_cast<std::uint16_t>(it - countries.begin());
+}
+
+std::span<const std::uint32_t> Snapshot::candidates(std::optional<std::uint32_t> category,
+                                                    std::uint16_t country) const {
+  const auto it = index.find(index_key(category, country));
+  if (it == index.end()) return {};
+  return it->second;
+}
+
+std::string_view Snapshot::offer_text(const LiveOffer& offer, int field) const {
+  std::size_t start = offer.text_offset;
+  for (int i = 0; i < field; ++i) start += offer.text_len[i];
+  return std::string_view(text).substr(start, offer.text_len[field]);
+}
+
+}  // namespace placard::catalog

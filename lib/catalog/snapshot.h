@@ -1,0 +1,79 @@
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "lib/catalog/settings.h"
+
+namespace placard::catalog {
+
+inline constexpr std::int64_t kOpenStart = std::numeric_limits<std::int64_t>::min();
+inline constexpr std::int64_t kOpenEnd = std::numeric_limits<std::int64_t>::max();
+
+struct CategoryNode {
+  std::uint32_t id = 0;
+  std::string path;
+  std::string name;
+  std::string icon;
+  int display_order = 0;
+  bool enabled = false;  // it and every ancestor are enabled
+  int parent = -1;       // node index
+  std::vector<std::uint32_t> children;  // node indices, sorted by display order then path
+};
+
+// Enabled, not yet expired offer, compact. Its JSON values live in Snapshot::text.
+struct LiveOffer {
+  std::uint64_t id = 0;
+  std::int64_t valid_from = kOpenStart;
+  std::int64_t valid_until = kOpenEnd;
+  std::int32_t priority = 0;
+  std::uint32_t category = 0;     // node index
+  std::uint32_t text_offset = 0;  // into Snapshot::text
+  // Lengths of the pre-escaped JSON values, in order: id, title, description, merchant,
+  // imageUrl, couponCode, validUntil (each a JSON literal: "..." or null).
+  std::uint16_t text_len[7] = {};
+  bool is_demo = false;
+
+  bool valid_at(std::int64_t now) const { return valid_from <= now && now < valid_until; }
+};
+
+// An immutable picture of everything the read path needs. Built from the database whenever
+// the catalog version changes; shared read-only by all request threads.
+struct Snapshot {
+  std::uint64_t version = 0;
+  std::int64_t built_at = 0;
+  Settings settings;
+
+  std::string config_json;
+  std::string config_etag;
+  std::string categories_json;
+  std::string categories_etag;
+
+  std::vector<std::string> countries;  // selected, sorted; index = country index
+  std::unordered_map<std::string, int> placements;  // enabled name -> maxOffers
+  std::vector<CategoryNode> categories;
+  std::unordered_map<std::string, std::uint32_t> enabled_category_by_path;
+
+  std::vector<LiveOffer> offers;
+  std::string text;
+  // Candidate lists, sorted by priority (highest first): key(category node or all, country).
+  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> index;
+
+  std::optional<std::uint16_t> country_index(std::string_view code) const;
+  // Offers of a category's subtree (or of every category when nullopt) in a country.
+  std::span<const std::uint32_t> candidates(std::optional<std::uint32_t> category,
+                                            std::uint16_t country) const;
+  std::string_view offer_text(const LiveOffer& offer, int field) const;
+
+  static std::uint64_t index_key(std::optional<std::uint32_t> category, std::uint16_t country) {
+    const std::uint64_t c = category ? static_cast<std::uint64_t>(*category) + 1 : 0;
+    return (c << 16) | country;
+  }
+};
+
+}  // namespace placard::catalog

@@ -1,0 +1,124 @@
+#include "lib/config/server_config.h"
+
+#include <charconv>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "lib/config/config_file.h"
+
+namespace placard::config {
+
+namespace {
+
+int to_int(const std::string& key, const std::string& value, int min, int max) {
+  int out = 0;
+  const auto* end = value.data() + value.size();
+  const auto [ptr, ec] = std::from_chars(value.data(), end, out);
+  if (ec != std::errc{} || ptr != end || out < min || out > max) {
+    throw ConfigError(key + ": expected an integer from " + std::to_string(min) + " to " +
+                      std::to_string(max));
+  }
+  return out;
+}
+
+unsigned to_mode(const std::string& key, const std::string& value) {
+  unsigned out = 0;
+  const auto* end = value.data() + value.size();
+  const auto [ptr, ec] = std::from_chars(value.data(), end, out, 8);
+  if (ec != std::errc{} || ptr != end || out > 0777) {
+    throw ConfigError(key + ": expected an octal file mode such as 0660");
+  }
+  return out;
+}
+
+}  // namespace
+
+ServerConfig server_config_from(const std::map<std::string, std::string>& values) {
+  ServerConfig c;
+  for (const auto& [key, value] : values) {
+    if (key == "listen") {
+      c.listen = value;
+    } else if (key == "socket_mode") {
+      c.socket_mode = to_mode(key, value);
+    } else if (key == "threads") {
+      c.threads = to_int(key, value, 1, 256);
+    } else if (key == "log_file") {
+      c.log_file = value;
+    } else if (key == "db.socket") {
+      c.db.socket = value;
+    } else if (key == "db.host") {
+      c.db.host = value;
+    } else if (key == "db.port") {
+      c.db.port = to_int(key, value, 1, 65535);
+    } else if (key == "db.name") {
+      c.db.name = value;
+    } else if (key == "db.user") {
+      c.db.user = value;
+    } else if (key == "db.password") {
+      c.db.password = value;
+    } else if (key == "db.admin_user") {
+      c.db.admin_user = value;
+    } else if (key == "db.admin_password") {
+      c.db.admin_password = value;
+    } else if (key == "token.keys") {
+      c.token_keys = value;
+    } else if (key == "token.active_key") {
+      c.token_active_key = value;
+    } else if (key == "credentials.key") {
+      c.credentials_key = value;
+    } else if (key == "catalog.poll_ms") {
+      c.catalog_poll_ms = to_int(key, value, 10, 60000);
+    } else if (key == "sql_dir") {
+      c.sql_dir = value;
+    } else {
+      throw ConfigError("unknown key '" + key + "'");
+    }
+  }
+  if (c.listen.rfind("unix:", 0) != 0 && !c.listen.empty() &&
+      c.listen.find(':') == std::string::npos) {
+    throw ConfigError("listen: expected unix:/path or host:port");
+  }
+  return c;
+}
+
+ServerConfig load_server_config(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError("cannot read config file " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  try {
+    return server_config_from(parse_config_text(ss.str()));
+  } catch (const ConfigError& e) {
+    throw ConfigError(path + ": " + e.what());
+  }
+}
+
+std::string render_server_config(const ServerConfig& c) {
+  char mode[8];
+  std::snprintf(mode, sizeof mode, "0%o", c.socket_mode);
+  std::ostringstream o;
+  o << "# Placard server configuration. Holds secrets: keep it mode 0600, outside any web root.\n"
+    << "listen = " << c.listen << "\n"
+    << "socket_mode = " << mode << "\n"
+    << "threads = " << c.threads << "\n"
+    << "log_file = " << c.log_file << "\n"
+    << "sql_dir = " << c.sql_dir << "\n"
+    << "catalog.poll_ms = " << c.catalog_poll_ms << "\n\n"
+    << "db.socket = " << c.db.socket << "\n"
+    << "db.host = " << c.db.host << "\n"
+    << "db.port = " << c.db.port << "\n"
+    << "db.name = " << c.db.name << "\n"
+    << "db.user = " << c.db.user << "\n"
+    << "db.password = " << c.db.password << "\n"
+    << "db.admin_user = " << c.db.admin_user << "\n"
+    << "db.admin_password = " << c.db.admin_password << "\n\n"
+    << "# HMAC keys for impression and click tokens; the active one signs, all verify.\n"
+    << "token.keys = " << c.token_keys << "\n"
+    << "token.active_key = " << c.token_active_key << "\n"
+    << "# AES-256-GCM key for affiliate network credentials stored in the database.\n"
+    << "credentials.key = " << c.credentials_key << "\n";
+  return o.str();
+}
+
+}  // namespace placard::config

@@ -1,0 +1,40 @@
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace placard::config {
+
+struct DatabaseConfig {
+  std::string socket;  // unix socket path; when empty, host/port are used
+  std::string host = "127.0.0.1";
+  int port = 3306;
+  std::string name = "placard";
+  std::string user = "placard";
+  std::string password;
+  std::string admin_user;  // for migrations and operator commands; empty = user
+  std::string admin_password;
+};
+
+// Everything the server config file holds. Secrets live here, never in the database.
+struct ServerConfig {
+  std::string listen;  // "unix:/path", "127.0.0.1:port", or empty (socket on fd 0 / CGI)
+  unsigned socket_mode = 0660;
+  int threads = 8;
+  std::string log_file;  // empty = standard error
+  DatabaseConfig db;
+  std::string token_keys;        // "kid:base64url[,kid:base64url]"
+  std::string token_active_key;  // kid that signs
+  std::string credentials_key;   // "kid:base64url" AES-256 key for network credentials
+  int catalog_poll_ms = 250;
+  std::string sql_dir;
+};
+
+// Builds the typed config from parsed keys; unknown keys and bad values throw ConfigError.
+ServerConfig server_config_from(const std::map<std::string, std::string>& values);
+ServerConfig load_server_config(const std::string& path);
+
+// Serialises a config back to the file format (used by `placardctl init`).
+std::string render_server_config(const ServerConfig& config);
+
+}  // namespace placard::config

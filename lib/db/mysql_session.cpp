@@ -1,0 +1,78 @@
+#include "lib/db/mysql_session.h"
+
+#include <mysql_driver.h>
+
+namespace placard::db {
+
+void init_driver() { sql::mysql::get_mysql_driver_instance(); }
+
+DriverThreadScope::DriverThreadScope() { sql::mysql::get_mysql_driver_instance()->threadInit(); }
+DriverThreadScope::~DriverThreadScope() { sql::mysql::get_mysql_driver_instance()->threadEnd(); }
+
+MysqlSession::MysqlSession(ConnectionParams params) : params_(std::move(params)) {}
+
+MysqlSession::~MysqlSession() { reset(); }
+
+bool MysqlSession::is_connection_error(int code) {
+  switch (code) {
+    case 1053:  // server shutdown in progress
+    case 1927:  // connection killed
+    case 2002:  // cannot connect through socket
+    case 2003:  // cannot connect over TCP
+    case 2006:  // server has gone away
+    case 2013:  // lost connection during query
+    case 2055:  // lost connection (system error)
+    case 4031:  // disconnected for inactivity
+      return true;
+    default:
+      return false;
+  }
+}
+
+sql::Connection& MysqlSession::connection() {
+  if (connection_) return *connection_;
+  sql::ConnectOptionsMap options;
+  options["hostName"] = params_.socket.empty()
+                            ? sql::SQLString("tcp://" + params_.host + ":" + std::to_string(params_.port))
+                            : sql::SQLString("unix://" + params_.socket);
+  options["userName"] = sql::SQLString(params_.user);
+  options["password"] = sql::SQLString(params_.password);
+  options["schema"] = sql::SQLString(params_.name);
+  options["OPT_CHARSET_NAME"] = sql::SQLString("utf8mb4");
+  options["OPT_CONNECT_TIMEOUT"] = 2;
+  options["OPT_READ_TIMEOUT"] = 30;
+  options["OPT_WRITE_TIMEOUT"] = 30;
+  options["OPT_RECONNECT"] = false;
+  connection_.reset(sql::mysql::get_mysql_driver_instance()->connect(options));
+  const std::unique_ptr<sql::Statement> init(connection_->createStatement());
+  init->execute("SET time_zone = '+00:00', sql_mode = 'STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION'");
+  return *connection_;
+}
+
+sql::PreparedStatement& MysqlSession::prepared(const std::string& sql) {
+  auto& conn = connection();
+  auto it = statements_.find(sql);
+  if (it == statements_.end()) {
+    it = statements_.emplace(sql, std::unique_ptr<sql::PreparedStatement>(conn.prepareStatement(sql)))
+             .first;
+  }
+  return *it->second;
+}
+
+void MysqlSession::reset() {
+  statements_.clear();
+  if (connection_) {
+    try {
+      connection_->close();
+    } catch (const sql::SQLException&) {
+      // Already gone: nothing to close.
+    }
+    connection_.reset();
+  }
+}
+
+std::unique_ptr<sql::ResultSet> query(sql::PreparedStatement& statement) {
+  return std::unique_ptr<sql::ResultSet>(statement.executeQuery());
+}
+
+}  // namespace placard::db

@@ -1,0 +1,83 @@
+#pragma once
+// Only lib/db/*.cpp and fcgi-app include this header: handlers see repository interfaces.
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include <cppconn/connection.h>
+#include <cppconn/exception.h>
+#include <cppconn/prepared_statement.h>
+#include <cppconn/resultset.h>
+#include <cppconn/statement.h>
+
+#include "lib/db/errors.h"
+
+namespace placard::db {
+
+struct ConnectionParams {
+  std::string socket;  // unix socket; when empty, host and port
+  std::string host = "127.0.0.1";
+  int port = 3306;
+  std::string name;
+  std::string user;
+  std::string password;
+};
+
+// Once in main, before any thread: the driver is not thread-safe to create.
+void init_driver();
+
+// RAII: the driver's per-thread setup, for every thread that uses a session.
+class DriverThreadScope {
+ public:
+  DriverThreadScope();
+  ~DriverThreadScope();
+  DriverThreadScope(const DriverThreadScope&) = delete;
+  DriverThreadScope& operator=(const DriverThreadScope&) = delete;
+};
+
+// One connection (made lazily) and its prepared statements, owned by one thread. No
+// auto-reconnect (it silently loses transactions and statements): a lost connection is dropped
+// with its statements; run() retries idempotent work once on a fresh connection.
+class MysqlSession {
+ public:
+  explicit MysqlSession(ConnectionParams params);
+  ~MysqlSession();
+  MysqlSession(const MysqlSession&) = delete;
+  MysqlSession& operator=(const MysqlSession&) = delete;
+
+  sql::Connection& connection();
+  sql::PreparedStatement& prepared(const std::string& sql);
+  void reset();
+
+  // Runs work(*this). Connection loss: reset, and for idempotent work one retry; then
+  // DatabaseUnavailable. Other SQL errors: DatabaseError (the message has the detail, for the log).
+  template <typename Work>
+  auto run(bool idempotent, Work&& work) -> decltype(work(*this)) {
+    for (int attempt = 0;; ++attempt) {
+      try {
+        return work(*this);
+      } catch (const sql::SQLException& e) {
+        if (!is_connection_error(e.getErrorCode())) {
+          throw DatabaseError(std::string("SQL error ") + std::to_string(e.getErrorCode()) + ": " +
+                              e.what());
+        }
+        reset();
+        if (!idempotent || attempt >= 1) {
+          throw DatabaseUnavailable(std::string("database unreachable: ") + e.what());
+        }
+      }
+    }
+  }
+
+  static bool is_connection_error(int code);
+
+ private:
+  ConnectionParams params_;
+  std::unique_ptr<sql::Connection> connection_;
+  std::unordered_map<std::string, std::unique_ptr<sql::PreparedStatement>> statements_;
+};
+
+// Runs a query and gives back the whole result set, owned.
+std::unique_ptr<sql::ResultSet> query(sql::PreparedStatement& statement);
+
+}  // namespace placard::db

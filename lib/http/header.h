@@ -1,0 +1,23 @@
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace placard::http {
+
+// Header names are stored lower-case; values as received.
+struct Header {
+  std::string name;
+  std::string value;
+};
+
+using Headers = std::vector<Header>;
+
+std::string to_lower_ascii(std::string_view s);
+bool iequals(std::string_view a, std::string_view b);
+
+// First value of a header (name must be lower-case); empty when absent.
+std::string_view find_header(const Headers& headers, std::string_view lower_name);
+bool has_header(const Headers& headers, std::string_view lower_name);
+
+}  // namespace placard::http

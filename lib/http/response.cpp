@@ -1,0 +1,62 @@
+#include "lib/http/response.h"
+
+#include <algorithm>
+
+namespace placard::http {
+
+void Response::set_header(std::string_view name, std::string value) {
+  for (auto& h : headers) {
+    if (iequals(h.name, name)) {
+      h.value = std::move(value);
+      return;
+    }
+  }
+  headers.push_back({std::string(name), std::move(value)});
+}
+
+std::string_view Response::header(std::string_view name) const {
+  const auto it = std::find_if(headers.begin(), headers.end(),
+                               [&](const Header& h) { return iequals(h.name, name); });
+  return it == headers.end() ? std::string_view{} : std::string_view{it->value};
+}
+
+Response Response::json(int status, std::string body) {
+  Response r;
+  r.status = status;
+  r.headers.push_back({"Content-Type", std::string(kJsonContentType)});
+  r.body = std::move(body);
+  return r;
+}
+
+Response Response::empty(int status) {
+  Response r;
+  r.status = status;
+  return r;
+}
+
+std::string_view reason_phrase(int status) {
+  switch (status) {
+    case 200: return "OK";
+    case 201: return "Created";
+    case 204: return "No Content";
+    case 302: return "Found";
+    case 304: return "Not Modified";
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 409: return "Conflict";
+    case 410: return "Gone";
+    case 413: return "Payload Too Large";
+    case 415: return "Unsupported Media Type";
+    case 422: return "Unprocessable Entity";
+    case 426: return "Upgrade Required";
+    case 429: return "Too Many Requests";
+    case 500: return "Internal Server Error";
+    case 503: return "Service Unavailable";
+    default: return "Unknown";
+  }
+}
+
+}  // namespace placard::http

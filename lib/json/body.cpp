@@ -1,0 +1,32 @@
+#include "lib/json/body.h"
+
+#include "lib/http/api_error.h"
+#include "lib/http/header.h"
+#include "lib/json/safe_parse.h"
+
+namespace placard::json {
+
+bool is_json_content_type(std::string_view content_type) {
+  const auto semi = content_type.find(';');
+  std::string_view type = content_type.substr(0, semi);
+  while (!type.empty() && (type.back() == ' ' || type.back() == '\t')) type.remove_suffix(1);
+  while (!type.empty() && (type.front() == ' ' || type.front() == '\t')) type.remove_prefix(1);
+  return http::iequals(type, "application/json");
+}
+
+rapidjson::Document parse_object_body(http::Request& request) {
+  if (!is_json_content_type(request.header("content-type"))) {
+    throw http::ApiError{415, "unsupported_media_type", "Send the body as application/json"};
+  }
+  const std::size_t declared = request.content_length.value_or(request.body.size());
+  if (declared > kMaxBodyBytes || request.body.size() > kMaxBodyBytes) {
+    throw http::ApiError{413, "body_too_large", "The body is larger than 16 KiB"};
+  }
+  const std::string& body = request.load_body();
+  auto doc = parse_untrusted(body);
+  if (!doc) throw http::ApiError{400, "invalid_json", "The body is not valid JSON"};
+  if (!doc->IsObject()) throw http::ApiError{400, "invalid_json", "The body must be a JSON object"};
+  return std::move(*doc);
+}
+
+}  // namespace placard::json

@@ -1,0 +1,19 @@
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+#include "lib/json/rapidjson.h"
+
+namespace placard::json {
+
+inline constexpr std::size_t kMaxDepth = 16;
+
+// Parses untrusted JSON: UTF-8 validated, no recursion in the parser, at most kMaxDepth levels
+// of nesting, nothing but whitespace after the value. nullopt when any rule is broken.
+std::optional<rapidjson::Document> parse_untrusted(std::string_view text);
+
+// Depth of the deepest array/object nesting (a scalar is 0, {} is 1); stops counting past limit.
+std::optional<std::size_t> nesting_depth(std::string_view text, std::size_t limit);
+
+}  // namespace placard::json
