@@ -77,7 +77,7 @@ std::optional<Options> parse_args(int argc, char** argv) {
   return o;
 }
 
-std::string env_or(const char* name, std::string fallback) {
+std::string env_or(const char* name, const std::string& fallback) {
   const char* v = std::getenv(name);  // NOLINT(concurrency-mt-unsafe): before any thread starts
   return v != nullptr && *v != '\0' ? std::string(v) : fallback;
 }
@@ -85,7 +85,7 @@ std::string env_or(const char* name, std::string fallback) {
 int open_listen_socket(const std::string& listen, unsigned mode) {
   if (listen.rfind("unix:", 0) == 0) {
     const std::string path = listen.substr(5);
-    struct stat st{};
+    struct stat st {};
     if (::lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) ::unlink(path.c_str());
     const int fd = FCGX_OpenSocket(path.c_str(), 1024);
     if (fd < 0) throw std::runtime_error("cannot listen on " + path);
@@ -105,7 +105,10 @@ db::ConnectionParams runtime_db(const config::ServerConfig& c) {
 class ApiThread : public fcgi::RequestHandler {
  public:
   ApiThread(const api::SharedServices& shared, const db::ConnectionParams& params)
-      : session_(params), events_(session_), offers_(session_), services_{events_, offers_, rng_},
+      : session_(params),
+        events_(session_),
+        offers_(session_),
+        services_{events_, offers_, rng_},
         service_(shared, services_) {}
   http::Response handle(http::Request& request) override { return service_.handle(request); }
 
@@ -176,19 +179,22 @@ int run(const Options& opt) {
     const int fd = listen.empty() ? 0 : open_listen_socket(listen, 0666);
     log.info("bench-echo worker on " + (listen.empty() ? std::string("fd 0") : listen));
     const SignalWatcher watcher(fd, nullptr, log);
-    fcgi::serve_fastcgi(fd, threads, [] { return std::make_unique<EchoHandler>(); }, log);
+    fcgi::serve_fastcgi(
+        fd, threads, [] { return std::make_unique<EchoHandler>(); }, log);
     return 0;
   }
 
-  const std::string config_path =
-      !opt.config_path.empty() ? opt.config_path
-                               : env_or("PLACARD_CONFIG", "/etc/placard/placard.conf");
+  const std::string config_path = !opt.config_path.empty()
+                                      ? opt.config_path
+                                      : env_or("PLACARD_CONFIG", "/etc/placard/placard.conf");
   const auto cfg = config::load_server_config(config_path);
   util::Logger log(cfg.log_file);
   const auto keys = tokens::KeyRing::parse(cfg.token_keys, cfg.token_active_key);
-  const std::string listen = !opt.listen.empty() ? opt.listen : env_or("PLACARD_LISTEN", cfg.listen);
-  const int threads =
-      opt.threads > 0 ? opt.threads : std::stoi(env_or("PLACARD_THREADS", std::to_string(cfg.threads)));
+  const std::string listen =
+      !opt.listen.empty() ? opt.listen : env_or("PLACARD_LISTEN", cfg.listen);
+  const int threads = opt.threads > 0
+                          ? opt.threads
+                          : std::stoi(env_or("PLACARD_THREADS", std::to_string(cfg.threads)));
 
   db::init_driver();
   catalog::SnapshotHolder holder;
@@ -201,7 +207,8 @@ int run(const Options& opt) {
         for (const auto& p : problems) log.info("catalog: " + p);
         return s;
       },
-      [&](const std::string& msg) { log.info(msg); }, std::chrono::milliseconds(cfg.catalog_poll_ms));
+      [&](const std::string& msg) { log.info(msg); },
+      std::chrono::milliseconds(cfg.catalog_poll_ms));
   refresher.poll_once();  // the first requests find a snapshot (or 503 until the database answers)
 
   const api::SharedServices shared{holder, keys, log};
@@ -209,9 +216,10 @@ int run(const Options& opt) {
   const bool spawned = listen.empty() && !FCGX_IsCGI();
   if (listen.empty() && !spawned) {
     if (std::getenv("GATEWAY_INTERFACE") == nullptr) {  // NOLINT(concurrency-mt-unsafe)
-      std::fputs("placard.fcgi: nothing to listen on: set `listen` in the config, or start it "
-                 "from a web server (FastCGI or CGI)\n",
-                 stderr);
+      std::fputs(
+          "placard.fcgi: nothing to listen on: set `listen` in the config, or start it "
+          "from a web server (FastCGI or CGI)\n",
+          stderr);
       return 2;
     }
     ApiThread handler(shared, params);
@@ -227,8 +235,8 @@ int run(const Options& opt) {
   });
   {
     const SignalWatcher watcher(fd, &refresher, log);
-    fcgi::serve_fastcgi(fd, threads,
-                        [&] { return std::make_unique<ApiThread>(shared, params); }, log);
+    fcgi::serve_fastcgi(
+        fd, threads, [&] { return std::make_unique<ApiThread>(shared, params); }, log);
   }
   refresher.stop();
   refresh_thread.join();

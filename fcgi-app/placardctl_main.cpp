@@ -118,7 +118,11 @@ struct Context {
 
 db::ConnectionParams admin_params(const config::ServerConfig& c) {
   const bool own = c.db.admin_user.empty();
-  return {c.db.socket, c.db.host, c.db.port, c.db.name, own ? c.db.user : c.db.admin_user,
+  return {c.db.socket,
+          c.db.host,
+          c.db.port,
+          c.db.name,
+          own ? c.db.user : c.db.admin_user,
           own ? c.db.password : c.db.admin_password};
 }
 
@@ -128,22 +132,24 @@ db::ConnectionParams runtime_params(const config::ServerConfig& c) {
 
 std::string sql_dir_of(const config::ServerConfig& c) {
   if (!c.sql_dir.empty()) return c.sql_dir;
-  return (std::filesystem::canonical("/proc/self/exe").parent_path().parent_path() / "sql").string();
+  return (std::filesystem::canonical("/proc/self/exe").parent_path().parent_path() / "sql")
+      .string();
 }
 
 int cmd_init(const Context& ctx, const std::vector<std::string>& argv) {
-  const auto a = parse(argv,
-                       {"listen", "socket-mode", "threads", "db-socket", "db-host", "db-port",
-                        "db-name", "db-user", "db-password-file", "db-admin-user",
-                        "db-admin-password-file", "log-file", "sql-dir"},
-                       {"force"});
+  const auto a = parse(
+      argv,
+      {"listen", "socket-mode", "threads", "db-socket", "db-host", "db-port", "db-name", "db-user",
+       "db-password-file", "db-admin-user", "db-admin-password-file", "log-file", "sql-dir"},
+      {"force"});
   if (a.help) {
-    std::cout << "placardctl init [--force] [--listen unix:PATH|127.0.0.1:PORT] [--socket-mode 0660]\n"
-                 "  [--threads N] [--db-socket PATH | --db-host H --db-port P] [--db-name N]\n"
-                 "  [--db-user U] [--db-password-file F] [--db-admin-user U]\n"
-                 "  [--db-admin-password-file F] [--log-file PATH] [--sql-dir DIR]\n"
-                 "Writes a new config file (mode 0600) with freshly generated token and\n"
-                 "credentials keys. Refuses to replace an existing file unless --force.\n";
+    std::cout
+        << "placardctl init [--force] [--listen unix:PATH|127.0.0.1:PORT] [--socket-mode 0660]\n"
+           "  [--threads N] [--db-socket PATH | --db-host H --db-port P] [--db-name N]\n"
+           "  [--db-user U] [--db-password-file F] [--db-admin-user U]\n"
+           "  [--db-admin-password-file F] [--log-file PATH] [--sql-dir DIR]\n"
+           "Writes a new config file (mode 0600) with freshly generated token and\n"
+           "credentials keys. Refuses to replace an existing file unless --force.\n";
     return 0;
   }
   std::map<std::string, std::string> kv;
@@ -157,10 +163,12 @@ int cmd_init(const Context& ctx, const std::vector<std::string>& argv) {
   kv["db.port"] = a.get("db-port", "3306");
   kv["db.name"] = a.get("db-name", "placard");
   kv["db.user"] = a.get("db-user", "placard");
-  kv["db.password"] = a.values.count("db-password-file") ? read_text_file(a.get("db-password-file")) : "";
+  kv["db.password"] =
+      a.values.count("db-password-file") ? read_text_file(a.get("db-password-file")) : "";
   kv["db.admin_user"] = a.get("db-admin-user");
-  kv["db.admin_password"] =
-      a.values.count("db-admin-password-file") ? read_text_file(a.get("db-admin-password-file")) : "";
+  kv["db.admin_password"] = a.values.count("db-admin-password-file")
+                                ? read_text_file(a.get("db-admin-password-file"))
+                                : "";
   kv["token.keys"] = new_secret_key(kid);
   kv["token.active_key"] = kid;
   kv["credentials.key"] = new_secret_key(kid);
@@ -183,10 +191,9 @@ int cmd_migrate(const Context& ctx, const std::vector<std::string>& argv) {
   const auto cfg = ctx.load();
   db::init_driver();
   db::MysqlSession session(admin_params(cfg));
-  const auto applied = db::apply_migrations(session, a.get("sql-dir", sql_dir_of(cfg)),
-                                            [](const std::string& name) {
-                                              std::cout << "applying " << name << "\n";
-                                            });
+  const auto applied = db::apply_migrations(
+      session, a.get("sql-dir", sql_dir_of(cfg)),
+      [](const std::string& name) { std::cout << "applying " << name << "\n"; });
   std::cout << (applied.empty() ? "schema is up to date\n"
                                 : std::to_string(applied.size()) + " migration(s) applied\n");
   return 0;
@@ -213,7 +220,8 @@ std::string read_password_from_stdin() {
   std::string pw;
   std::getline(std::cin, pw);
   while (!pw.empty() && (pw.back() == '\r' || pw.back() == '\n')) pw.pop_back();
-  if (pw.size() < 12) throw UsageError("the password (standard input) must have at least 12 characters");
+  if (pw.size() < 12)
+    throw UsageError("the password (standard input) must have at least 12 characters");
   if (pw.size() > 1024) throw UsageError("the password is too long");
   return pw;
 }
@@ -221,7 +229,8 @@ std::string read_password_from_stdin() {
 bool plausible_email(const std::string& e) {
   const auto at = e.find('@');
   return e.size() <= 254 && at != std::string::npos && at > 0 && at + 1 < e.size() &&
-         e.find_first_of(" \t\r\n<>\"") == std::string::npos && e.find('@', at + 1) == std::string::npos;
+         e.find_first_of(" \t\r\n<>\"") == std::string::npos &&
+         e.find('@', at + 1) == std::string::npos;
 }
 
 int cmd_account(const Context& ctx, const std::vector<std::string>& argv) {
@@ -232,11 +241,13 @@ int cmd_account(const Context& ctx, const std::vector<std::string>& argv) {
     std::cout << usage;
     return argv.empty() ? 2 : 0;
   }
-  const std::string sub = argv[0];
+  const std::string& sub = argv[0];
   const std::vector<std::string> rest(argv.begin() + 1, argv.end());
-  if (sub != "create" && sub != "approve") throw UsageError("unknown account command " + sub + "\n" + usage);
-  const auto a = parse(rest, {"email"}, sub == "create" ? std::vector<std::string>{"approve"}
-                                                          : std::vector<std::string>{});
+  if (sub != "create" && sub != "approve")
+    throw UsageError("unknown account command " + sub + "\n" + usage);
+  const auto a =
+      parse(rest, {"email"},
+            sub == "create" ? std::vector<std::string>{"approve"} : std::vector<std::string>{});
   if (a.help) {
     std::cout << usage;
     return 0;
@@ -271,9 +282,9 @@ int cmd_check(const Context& ctx, const std::vector<std::string>& argv) {
   std::cout << "token keys: ok (active " << cfg.token_active_key << ")\n";
   db::init_driver();
   db::MysqlSession session(runtime_params(cfg));
-  const auto rs = db::query(session.prepared(
-      "SELECT (SELECT COALESCE(MAX(version), 0) FROM schema_migrations), "
-      "(SELECT version FROM catalog_version WHERE id = 1)"));
+  const auto rs = db::query(
+      session.prepared("SELECT (SELECT COALESCE(MAX(version), 0) FROM schema_migrations), "
+                       "(SELECT version FROM catalog_version WHERE id = 1)"));
   rs->next();
   std::cout << "database: reachable, schema version " << rs->getInt(1) << ", catalog version "
             << rs->getUInt64(2) << "\n";
@@ -282,8 +293,9 @@ int cmd_check(const Context& ctx, const std::vector<std::string>& argv) {
 
 int cmd_catalog(const Context& ctx, const std::vector<std::string>& argv) {
   if (argv.empty() || argv[0] != "bump") {
-    std::cout << "placardctl catalog bump\nMakes every worker rebuild its catalog snapshot (after a "
-                 "change made directly in the database).\n";
+    std::cout
+        << "placardctl catalog bump\nMakes every worker rebuild its catalog snapshot (after a "
+           "change made directly in the database).\n";
     return argv.empty() || (argv[0] != "--help" && argv[0] != "-h") ? 2 : 0;
   }
   const auto cfg = ctx.load();

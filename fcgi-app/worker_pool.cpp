@@ -21,7 +21,9 @@ namespace {
 // RAII for a FastCGI request slot.
 class FcgiRequest {
  public:
-  explicit FcgiRequest(int listen_fd) { FCGX_InitRequest(&request_, listen_fd, FCGI_FAIL_ACCEPT_ON_INTR); }
+  explicit FcgiRequest(int listen_fd) {
+    FCGX_InitRequest(&request_, listen_fd, FCGI_FAIL_ACCEPT_ON_INTR);
+  }
   ~FcgiRequest() { FCGX_Free(&request_, 1); }
   FcgiRequest(const FcgiRequest&) = delete;
   FcgiRequest& operator=(const FcgiRequest&) = delete;
@@ -44,7 +46,8 @@ std::string read_fcgi_body(FCGX_Stream* in, std::size_t n) {
 }
 
 long long micros_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start)
+  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() -
+                                                               start)
       .count();
 }
 
@@ -105,7 +108,8 @@ int serve_cgi(RequestHandler& handler, util::Logger& log) {
   const std::string bytes = render_response(response, request.method == "HEAD");
   std::fwrite(bytes.data(), 1, bytes.size(), stdout);
   std::fflush(stdout);
-  log.request(request.method, request.path, response.status, micros_since(start), request.request_id);
+  log.request(request.method, request.path, response.status, micros_since(start),
+              request.request_id);
   return 0;
 }
 

@@ -98,7 +98,8 @@ bool is_safe_redirect_target(std::string_view url) {
 std::string with_query_param(std::string_view url, std::string_view name, std::string_view value) {
   const auto hash = url.find('#');
   const std::string_view base = url.substr(0, hash);
-  const std::string_view fragment = hash == std::string_view::npos ? std::string_view{} : url.substr(hash);
+  const std::string_view fragment =
+      hash == std::string_view::npos ? std::string_view{} : url.substr(hash);
   std::string out(base);
   if (base.find('?') == std::string_view::npos) {
     out += '?';

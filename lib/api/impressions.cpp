@@ -9,15 +9,16 @@ namespace placard::api {
 http::Response record_impression(http::Request& request, const catalog::Snapshot& snapshot,
                                  const tokens::KeyRing& keys, db::EventStore& events,
                                  std::int64_t now) {
-  const auto body = json::parse_object_body(request);
+  rapidjson::Document body;
+  json::parse_object_body(request, body);
   const auto it = body.FindMember("impressionToken");
   if (it == body.MemberEnd()) throw http::missing_field("impressionToken");
   if (!it->value.IsString()) {
     throw http::invalid_field("impressionToken", "impressionToken must be a string");
   }
-  const auto claims = verified_claims(
-      keys, std::string_view(it->value.GetString(), it->value.GetStringLength()),
-      tokens::TokenKind::impression);
+  const auto claims =
+      verified_claims(keys, std::string_view(it->value.GetString(), it->value.GetStringLength()),
+                      tokens::TokenKind::impression);
   const db::EventRecord event = event_of(claims);
   bool recorded = false;
   if (is_expired(claims, snapshot.settings, now)) {
@@ -26,8 +27,8 @@ http::Response record_impression(http::Request& request, const catalog::Snapshot
   } else {
     recorded = events.record_impression(event);
   }
-  return http::Response::json(
-      200, recorded ? R"({"status":"recorded"})" : R"({"status":"duplicate"})");
+  return http::Response::json(200,
+                              recorded ? R"({"status":"recorded"})" : R"({"status":"duplicate"})");
 }
 
 }  // namespace placard::api

@@ -6,14 +6,18 @@ namespace placard::api {
 
 namespace {
 
-bool lower_or_digit(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+bool lower_or_digit(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
 
 const rapidjson::Value* member(const rapidjson::Value& body, const char* name) {
   const auto it = body.FindMember(name);
   return it == body.MemberEnd() ? nullptr : &it->value;
 }
 
-std::string_view string_of(const rapidjson::Value& v) { return {v.GetString(), v.GetStringLength()}; }
+std::string_view string_of(const rapidjson::Value& v) {
+  return {v.GetString(), v.GetStringLength()};
+}
 
 // A required string field: absent -> missing_field, not a string or failing `valid` -> invalid.
 template <typename Valid>
@@ -67,7 +71,8 @@ OfferQueryRequest parse_offer_query(const rapidjson::Value& body) {
   q.extension_version = *util::parse_version(version);
   if (const auto* v = member(body, "category")) {
     if (!v->IsString() || !is_category_path(string_of(*v))) {
-      throw http::invalid_field("category", "category must be a dotted path such as electronics.phones");
+      throw http::invalid_field("category",
+                                "category must be a dotted path such as electronics.phones");
     }
     q.category = std::string(string_of(*v));
   }

@@ -51,7 +51,8 @@ void append_offer(std::string& out, const catalog::Snapshot& s, const catalog::L
 
 http::Response query_offers(http::Request& request, const catalog::Snapshot& snapshot,
                             const tokens::KeyRing& keys, util::FastRng& rng, std::int64_t now) {
-  const auto body = json::parse_object_body(request);
+  rapidjson::Document body;
+  json::parse_object_body(request, body);
   const auto q = parse_offer_query(body);
   const auto& settings = snapshot.settings;
   if (q.extension_version < settings.min_extension_version) {
@@ -84,8 +85,8 @@ http::Response query_offers(http::Request& request, const catalog::Snapshot& sna
 
   const auto want = static_cast<std::size_t>(
       std::min({q.limit.value_or(placement->second), placement->second, 20}));
-  const auto chosen = catalog::select_offers(snapshot.offers, snapshot.candidates(category, *country),
-                                             want, now, rng);
+  const auto chosen = catalog::select_offers(
+      snapshot.offers, snapshot.candidates(category, *country), want, now, rng);
 
   // One random nonce per offer, shared by its impression and click tokens.
   const std::string nonces = crypto::random_bytes(16 * chosen.size());

@@ -10,12 +10,10 @@ namespace placard::api {
 
 http::Router make_router(const SharedServices& shared, ThreadServices& thread) {
   http::Router r;
-  r.add("GET", "/api/v1/config", [&shared](http::Request& req) {
-    return get_config(req, *require_snapshot(shared));
-  });
-  r.add("GET", "/api/v1/categories", [&shared](http::Request& req) {
-    return get_categories(req, *require_snapshot(shared));
-  });
+  r.add("GET", "/api/v1/config",
+        [&shared](http::Request& req) { return get_config(req, *require_snapshot(shared)); });
+  r.add("GET", "/api/v1/categories",
+        [&shared](http::Request& req) { return get_categories(req, *require_snapshot(shared)); });
   r.add("POST", "/api/v1/offers/query", [&shared, &thread](http::Request& req) {
     return query_offers(req, *require_snapshot(shared), shared.keys, thread.rng, util::unix_now());
   });

@@ -6,7 +6,9 @@ http::ApiError invalid_token(const std::string& message) {
   return {400, "invalid_token", message};
 }
 
-http::ApiError token_expired() { return {410, "token_expired", "The token has expired"}; }
+http::ApiError token_expired() {
+  return {410, "token_expired", "The token has expired"};
+}
 
 tokens::TokenClaims verified_claims(const tokens::KeyRing& keys, std::string_view token,
                                     tokens::TokenKind kind) {

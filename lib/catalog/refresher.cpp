@@ -30,7 +30,8 @@ bool Refresher::poll_once() {
     failing_ = false;
     return true;
   } catch (const std::exception& e) {
-    if (!failing_) report_(std::string("catalog: refresh failed, keeping the last snapshot: ") + e.what());
+    if (!failing_)
+      report_(std::string("catalog: refresh failed, keeping the last snapshot: ") + e.what());
     failing_ = true;
     return false;
   }

@@ -26,7 +26,7 @@ class Refresher {
 
   // One poll: returns true when a new snapshot was installed.
   bool poll_once();
-  void run();   // polls until stop()
+  void run();  // polls until stop()
   void stop();
 
  private:

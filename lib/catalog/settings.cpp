@@ -37,11 +37,12 @@ Settings parse_settings(const std::map<std::string, std::string>& values,
     } else if (name == "publicOrigin") {
       s.public_origin = value;
     } else if (name == "allowedClientOrigins") {
-      const auto doc = json::parse_untrusted(value);
-      ok = doc && doc->IsArray();
+      rapidjson::Document doc;
+      ok = json::parse_untrusted(value, doc) && doc.IsArray();
       if (ok) {
-        for (const auto& v : doc->GetArray()) {
-          if (v.IsString()) s.allowed_client_origins.emplace_back(v.GetString(), v.GetStringLength());
+        for (const auto& v : doc.GetArray()) {
+          if (v.IsString())
+            s.allowed_client_origins.emplace_back(v.GetString(), v.GetStringLength());
         }
       }
     }

@@ -21,8 +21,8 @@ struct CategoryNode {
   std::string name;
   std::string icon;
   int display_order = 0;
-  bool enabled = false;  // it and every ancestor are enabled
-  int parent = -1;       // node index
+  bool enabled = false;                 // it and every ancestor are enabled
+  int parent = -1;                      // node index
   std::vector<std::uint32_t> children;  // node indices, sorted by display order then path
 };
 
@@ -54,7 +54,7 @@ struct Snapshot {
   std::string categories_json;
   std::string categories_etag;
 
-  std::vector<std::string> countries;  // selected, sorted; index = country index
+  std::vector<std::string> countries;               // selected, sorted; index = country index
   std::unordered_map<std::string, int> placements;  // enabled name -> maxOffers
   std::vector<CategoryNode> categories;
   std::unordered_map<std::string, std::uint32_t> enabled_category_by_path;

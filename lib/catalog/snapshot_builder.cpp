@@ -129,14 +129,16 @@ void SnapshotBuilder::add_offer(const OfferRow& row) {
   o.text_len[3] = append_value(s.text, row.merchant);
   o.text_len[4] = append_value(s.text, row.image_url);
   o.text_len[5] = append_value(s.text, row.coupon_code);
-  o.text_len[6] = append_value(
-      s.text, row.valid_until ? std::optional(util::format_rfc3339(*row.valid_until)) : std::nullopt);
+  o.text_len[6] =
+      append_value(s.text, row.valid_until ? std::optional(util::format_rfc3339(*row.valid_until))
+                                           : std::nullopt);
 
   const auto offer_index = static_cast<std::uint32_t>(s.offers.size());
   s.offers.push_back(o);
   for (const auto c : countries) {
     s.index[Snapshot::index_key(std::nullopt, c)].push_back(offer_index);
-    for (int n = static_cast<int>(node); n >= 0; n = s.categories[static_cast<std::size_t>(n)].parent) {
+    for (int n = static_cast<int>(node); n >= 0;
+         n = s.categories[static_cast<std::size_t>(n)].parent) {
       s.index[Snapshot::index_key(static_cast<std::uint32_t>(n), c)].push_back(offer_index);
     }
   }

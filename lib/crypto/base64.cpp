@@ -160,9 +160,9 @@ std::optional<std::string> base64_decode(std::string_view text) {
   if (text.size() % 4 != 0) return std::nullopt;
   std::size_t pad = 0;
   while (pad < 2 && pad < text.size() && text[text.size() - 1 - pad] == '=') ++pad;
+  // With the total a multiple of 4, the body ends in 2 chars + "==" or 3 chars + "=" as required;
+  // any other "=" is rejected by the body's alphabet check.
   const std::string_view body = text.substr(0, text.size() - pad);
-  // Padding must be exactly what the body length requires: 2 chars + "==", 3 chars + "=".
-  if (pad != 0 && body.size() % 4 != 4 - pad) return std::nullopt;
   return decode_to_string(body, Alphabet::standard);
 }
 

@@ -58,7 +58,7 @@ std::uint64_t read_catalog_version(MysqlSession& session) {
 }
 
 std::shared_ptr<const catalog::Snapshot> load_snapshot(MysqlSession& session, std::int64_t now,
-                                                      std::vector<std::string>& problems) {
+                                                       std::vector<std::string>& problems) {
   return session.run(true, [&](MysqlSession& s) {
     auto& conn = s.connection();
     const std::unique_ptr<sql::Statement> st(conn.createStatement());

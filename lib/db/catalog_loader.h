@@ -14,6 +14,6 @@ std::uint64_t read_catalog_version(MysqlSession& session);
 // Reads the whole catalog in one consistent read (one transaction) and builds a snapshot.
 // Offers are streamed row by row into the builder. Problems with stored values are appended.
 std::shared_ptr<const catalog::Snapshot> load_snapshot(MysqlSession& session, std::int64_t now,
-                                                      std::vector<std::string>& problems);
+                                                       std::vector<std::string>& problems);
 
 }  // namespace placard::db

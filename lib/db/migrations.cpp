@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -26,7 +25,8 @@ std::string read_file(const std::string& path) {
 class NamedLock {
  public:
   NamedLock(sql::Connection& conn, std::string name) : conn_(conn), name_(std::move(name)) {
-    const std::unique_ptr<sql::PreparedStatement> st(conn_.prepareStatement("SELECT GET_LOCK(?, 30)"));
+    const std::unique_ptr<sql::PreparedStatement> st(
+        conn_.prepareStatement("SELECT GET_LOCK(?, 30)"));
     st->setString(1, name_);
     const std::unique_ptr<sql::ResultSet> rs(st->executeQuery());
     if (!rs->next() || rs->getInt(1) != 1) {
@@ -35,7 +35,8 @@ class NamedLock {
   }
   ~NamedLock() {
     try {
-      const std::unique_ptr<sql::PreparedStatement> st(conn_.prepareStatement("DO RELEASE_LOCK(?)"));
+      const std::unique_ptr<sql::PreparedStatement> st(
+          conn_.prepareStatement("DO RELEASE_LOCK(?)"));
       st->setString(1, name_);
       st->execute();
     } catch (const sql::SQLException&) {
@@ -52,15 +53,32 @@ class NamedLock {
 
 }  // namespace
 
+// NNNN_name.sql with name of [a-z0-9_]: the migration's number, or -1.
+int migration_number(std::string_view name) {
+  constexpr std::string_view suffix = ".sql";
+  if (name.size() < 4 + 1 + 1 + suffix.size() ||
+      name.substr(name.size() - suffix.size()) != suffix || name[4] != '_') {
+    return -1;
+  }
+  int number = 0;
+  for (std::size_t i = 0; i < 4; ++i) {
+    if (name[i] < '0' || name[i] > '9') return -1;
+    number = number * 10 + (name[i] - '0');
+  }
+  for (const char c : name.substr(5, name.size() - 5 - suffix.size())) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return -1;
+  }
+  return number;
+}
+
 std::vector<MigrationFile> list_migrations(const std::string& dir) {
-  static const std::regex pattern(R"(^(\d{4})_[a-z0-9_]+\.sql$)");
   std::vector<MigrationFile> out;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     if (!entry.is_regular_file()) continue;
     const std::string name = entry.path().filename().string();
-    std::smatch m;
-    if (!std::regex_match(name, m, pattern)) continue;
-    out.push_back({std::stoi(m[1].str()), name, entry.path().string()});
+    const int number = migration_number(name);
+    if (number < 0) continue;
+    out.push_back({number, name, entry.path().string()});
   }
   std::sort(out.begin(), out.end(),
             [](const MigrationFile& a, const MigrationFile& b) { return a.version < b.version; });
@@ -84,7 +102,8 @@ std::vector<std::string> apply_migrations(MysqlSession& admin, const std::string
       "ENGINE=InnoDB DEFAULT CHARSET=utf8mb4");
   std::set<int> applied;
   {
-    const std::unique_ptr<sql::ResultSet> rs(st->executeQuery("SELECT version FROM schema_migrations"));
+    const std::unique_ptr<sql::ResultSet> rs(
+        st->executeQuery("SELECT version FROM schema_migrations"));
     while (rs->next()) applied.insert(rs->getInt(1));
   }
   std::vector<std::string> done;

@@ -1,6 +1,7 @@
 #pragma once
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lib/db/mysql_session.h"
@@ -12,6 +13,9 @@ struct MigrationFile {
   std::string name;  // file name, e.g. 0001_initial.sql
   std::string path;
 };
+
+// NNNN_name.sql with name of [a-z0-9_]: the migration's number, or -1.
+int migration_number(std::string_view name);
 
 // sql/NNNN_name.sql files of a directory, sorted by number; other files are ignored.
 // Throws std::runtime_error for two files with one number.

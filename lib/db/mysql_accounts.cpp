@@ -29,7 +29,8 @@ std::uint64_t create_account(MysqlSession& session, const std::string& email,
   try {
     st.executeUpdate();
   } catch (const sql::SQLException& e) {
-    if (e.getErrorCode() == kDuplicateKey) throw std::runtime_error("an account with that email exists");
+    if (e.getErrorCode() == kDuplicateKey)
+      throw std::runtime_error("an account with that email exists");
     throw;
   }
   std::uint64_t id = 0;
@@ -43,7 +44,8 @@ std::uint64_t create_account(MysqlSession& session, const std::string& email,
 
 bool approve_account(MysqlSession& session, const std::string& email) {
   auto& st = session.prepared(
-      "UPDATE accounts SET status = 'approved', approved_at = COALESCE(approved_at, UTC_TIMESTAMP()) "
+      "UPDATE accounts SET status = 'approved', approved_at = COALESCE(approved_at, "
+      "UTC_TIMESTAMP()) "
       "WHERE email = ?");
   st.setString(1, email);
   st.executeUpdate();
@@ -56,8 +58,9 @@ bool approve_account(MysqlSession& session, const std::string& email) {
 
 void bump_catalog_version(MysqlSession& session) {
   session
-      .prepared("UPDATE catalog_version SET version = version + 1, changed_at = UTC_TIMESTAMP(3) "
-                "WHERE id = 1")
+      .prepared(
+          "UPDATE catalog_version SET version = version + 1, changed_at = UTC_TIMESTAMP(3) "
+          "WHERE id = 1")
       .executeUpdate();
 }
 

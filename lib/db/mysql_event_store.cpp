@@ -6,7 +6,8 @@ namespace placard::db {
 
 namespace {
 std::string hex(const std::array<unsigned char, 16>& nonce) {
-  return crypto::to_hex(std::string_view(reinterpret_cast<const char*>(nonce.data()), nonce.size()));
+  return crypto::to_hex(
+      std::string_view(reinterpret_cast<const char*>(nonce.data()), nonce.size()));
 }
 }  // namespace
 

@@ -4,14 +4,22 @@
 
 namespace placard::db {
 
-void init_driver() { sql::mysql::get_mysql_driver_instance(); }
+void init_driver() {
+  sql::mysql::get_mysql_driver_instance();
+}
 
-DriverThreadScope::DriverThreadScope() { sql::mysql::get_mysql_driver_instance()->threadInit(); }
-DriverThreadScope::~DriverThreadScope() { sql::mysql::get_mysql_driver_instance()->threadEnd(); }
+DriverThreadScope::DriverThreadScope() {
+  sql::mysql::get_mysql_driver_instance()->threadInit();
+}
+DriverThreadScope::~DriverThreadScope() {
+  sql::mysql::get_mysql_driver_instance()->threadEnd();
+}
 
 MysqlSession::MysqlSession(ConnectionParams params) : params_(std::move(params)) {}
 
-MysqlSession::~MysqlSession() { reset(); }
+MysqlSession::~MysqlSession() {
+  reset();
+}
 
 bool MysqlSession::is_connection_error(int code) {
   switch (code) {
@@ -32,9 +40,10 @@ bool MysqlSession::is_connection_error(int code) {
 sql::Connection& MysqlSession::connection() {
   if (connection_) return *connection_;
   sql::ConnectOptionsMap options;
-  options["hostName"] = params_.socket.empty()
-                            ? sql::SQLString("tcp://" + params_.host + ":" + std::to_string(params_.port))
-                            : sql::SQLString("unix://" + params_.socket);
+  options["hostName"] =
+      params_.socket.empty()
+          ? sql::SQLString("tcp://" + params_.host + ":" + std::to_string(params_.port))
+          : sql::SQLString("unix://" + params_.socket);
   options["userName"] = sql::SQLString(params_.user);
   options["password"] = sql::SQLString(params_.password);
   options["schema"] = sql::SQLString(params_.name);
@@ -53,7 +62,8 @@ sql::PreparedStatement& MysqlSession::prepared(const std::string& sql) {
   auto& conn = connection();
   auto it = statements_.find(sql);
   if (it == statements_.end()) {
-    it = statements_.emplace(sql, std::unique_ptr<sql::PreparedStatement>(conn.prepareStatement(sql)))
+    it = statements_
+             .emplace(sql, std::unique_ptr<sql::PreparedStatement>(conn.prepareStatement(sql)))
              .first;
   }
   return *it->second;

@@ -29,8 +29,9 @@ std::vector<std::string> split_sql_script(std::string_view script) {
           }
         }
       }
-    } else if ((c == '-' && next == '-' && (i + 2 >= n || script[i + 2] == ' ' ||
-                                            script[i + 2] == '\t' || script[i + 2] == '\n')) ||
+    } else if ((c == '-' && next == '-' &&
+                (i + 2 >= n || script[i + 2] == ' ' || script[i + 2] == '\t' ||
+                 script[i + 2] == '\n')) ||
                c == '#') {
       while (i < n && script[i] != '\n') ++i;
       current.push_back('\n');

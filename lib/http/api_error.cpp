@@ -4,7 +4,9 @@
 
 namespace placard::http {
 
-ApiError not_found() { return {404, "not_found", "No such resource"}; }
+ApiError not_found() {
+  return {404, "not_found", "No such resource"};
+}
 
 ApiError missing_field(const std::string& field) {
   return {400, "missing_field", "Field " + field + " is required", field};
@@ -20,7 +22,9 @@ ApiError service_unavailable(const std::string& message) {
   return e;
 }
 
-ApiError internal_error() { return {500, "internal_error", "Internal error"}; }
+ApiError internal_error() {
+  return {500, "internal_error", "Internal error"};
+}
 
 Response render_error(const ApiError& error) {
   rapidjson::StringBuffer buf;

@@ -12,7 +12,10 @@ namespace placard::http {
 class ApiError : public std::runtime_error {
  public:
   ApiError(int status, std::string code, const std::string& message, std::string field = {})
-      : std::runtime_error(message), status_(status), code_(std::move(code)), field_(std::move(field)) {}
+      : std::runtime_error(message),
+        status_(status),
+        code_(std::move(code)),
+        field_(std::move(field)) {}
 
   ApiError& with_header(std::string name, std::string value) {
     headers_.push_back({std::move(name), std::move(value)});

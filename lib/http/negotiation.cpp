@@ -44,7 +44,8 @@ bool prefers_html(std::string_view accept) {
     accept = comma == std::string_view::npos ? std::string_view{} : accept.substr(comma + 1);
     const auto semi = item.find(';');
     const auto range = trim(item.substr(0, semi));
-    const double q = quality_of(semi == std::string_view::npos ? std::string_view{} : item.substr(semi + 1));
+    const double q =
+        quality_of(semi == std::string_view::npos ? std::string_view{} : item.substr(semi + 1));
     if (iequals(range, "text/html")) html = std::max(html, q);
     if (iequals(range, "application/json")) json = std::max(json, q);
     if (range == "*/*" || iequals(range, "application/*")) wildcard = std::max(wildcard, q);
@@ -63,7 +64,8 @@ bool etag_matches(std::string_view if_none_match, std::string_view etag) {
   while (!if_none_match.empty()) {
     const auto comma = if_none_match.find(',');
     const auto item = trim(if_none_match.substr(0, comma));
-    if_none_match = comma == std::string_view::npos ? std::string_view{} : if_none_match.substr(comma + 1);
+    if_none_match =
+        comma == std::string_view::npos ? std::string_view{} : if_none_match.substr(comma + 1);
     if (item == "*" || opaque(item) == wanted) return true;
   }
   return false;

@@ -65,7 +65,8 @@ std::vector<std::string> Router::allowed_methods(std::string_view path) const {
 
 Response Router::dispatch(Request& request) const {
   const auto segments = split_path(request.path);
-  const std::string_view wanted = request.method == "HEAD" ? "GET" : request.method;
+  const std::string_view wanted =
+      request.method == "HEAD" ? std::string_view("GET") : std::string_view(request.method);
   bool path_known = false;
   for (const auto& r : routes_) {
     if (!match(r, segments, nullptr)) continue;

@@ -14,7 +14,7 @@ bool is_json_content_type(std::string_view content_type) {
   return http::iequals(type, "application/json");
 }
 
-rapidjson::Document parse_object_body(http::Request& request) {
+void parse_object_body(http::Request& request, rapidjson::Document& doc) {
   if (!is_json_content_type(request.header("content-type"))) {
     throw http::ApiError{415, "unsupported_media_type", "Send the body as application/json"};
   }
@@ -23,10 +23,10 @@ rapidjson::Document parse_object_body(http::Request& request) {
     throw http::ApiError{413, "body_too_large", "The body is larger than 16 KiB"};
   }
   const std::string& body = request.load_body();
-  auto doc = parse_untrusted(body);
-  if (!doc) throw http::ApiError{400, "invalid_json", "The body is not valid JSON"};
-  if (!doc->IsObject()) throw http::ApiError{400, "invalid_json", "The body must be a JSON object"};
-  return std::move(*doc);
+  if (!parse_untrusted(body, doc)) {
+    throw http::ApiError{400, "invalid_json", "The body is not valid JSON"};
+  }
+  if (!doc.IsObject()) throw http::ApiError{400, "invalid_json", "The body must be a JSON object"};
 }
 
 }  // namespace placard::json

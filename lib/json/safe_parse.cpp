@@ -40,16 +40,14 @@ std::optional<std::size_t> nesting_depth(std::string_view text, std::size_t limi
   return counter.max_depth;
 }
 
-std::optional<rapidjson::Document> parse_untrusted(std::string_view text) {
+bool parse_untrusted(std::string_view text, rapidjson::Document& doc) {
   // First pass: syntax, encoding and depth, with no tree built.
   const auto depth = nesting_depth(text, kMaxDepth);
-  if (!depth || *depth > kMaxDepth) return std::nullopt;
-  rapidjson::Document doc;
+  if (!depth || *depth > kMaxDepth) return false;
   rapidjson::MemoryStream ms(text.data(), text.size());
   rapidjson::EncodedInputStream<rapidjson::UTF8<>, rapidjson::MemoryStream> is(ms);
   doc.ParseStream<kFlags>(is);
-  if (doc.HasParseError()) return std::nullopt;
-  return doc;
+  return !doc.HasParseError();
 }
 
 }  // namespace placard::json

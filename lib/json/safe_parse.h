@@ -9,9 +9,9 @@ namespace placard::json {
 
 inline constexpr std::size_t kMaxDepth = 16;
 
-// Parses untrusted JSON: UTF-8 validated, no recursion in the parser, at most kMaxDepth levels
-// of nesting, nothing but whitespace after the value. nullopt when any rule is broken.
-std::optional<rapidjson::Document> parse_untrusted(std::string_view text);
+// Parses untrusted JSON into doc: UTF-8 validated, no recursion in the parser, at most kMaxDepth
+// levels of nesting, nothing but whitespace after the value. False when any rule is broken.
+bool parse_untrusted(std::string_view text, rapidjson::Document& doc);
 
 // Depth of the deepest array/object nesting (a scalar is 0, {} is 1); stops counting past limit.
 std::optional<std::size_t> nesting_depth(std::string_view text, std::size_t limit);

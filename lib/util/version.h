@@ -11,7 +11,8 @@ struct Version {
   int major = 0;
   int minor = 0;
   int patch = 0;
-  auto operator<=>(const Version&) const = default;
+  auto operator<=>(const Version&) const =
+      default;  // NOLINT(modernize-use-nullptr): clang-tidy 14 false positive
   std::string to_string() const;
 };
 

@@ -1,0 +1,532 @@
+#include "lib/tokens/token.h"
+
+#include <gtest/gtest.h>
+#include <openssl/evp.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "lib/crypto/base64.h"
+#include "lib/crypto/random.h"
+#include "lib/tokens/key_ring.h"
+
+namespace {
+
+using placard::crypto::base64url_decode;
+using placard::crypto::base64url_encode;
+using placard::tokens::KeyRing;
+using placard::tokens::nonce_hex;
+using placard::tokens::sign_token;
+using placard::tokens::TokenClaims;
+using placard::tokens::TokenKind;
+using placard::tokens::verify_token;
+using placard::tokens::VerifyStatus;
+
+constexpr std::string_view kUrlAlphabet =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+std::string key_bytes(char fill, std::size_t n = 32) {
+  return std::string(n, fill);
+}
+std::string key_text(char fill, std::size_t n = 32) {
+  return base64url_encode(key_bytes(fill, n));
+}
+
+KeyRing ring(const std::string& spec, const std::string& active) {
+  return KeyRing::parse(spec, active);
+}
+
+TokenClaims sample_claims(TokenKind kind = TokenKind::impression) {
+  TokenClaims c;
+  c.kind = kind;
+  for (std::size_t i = 0; i < c.nonce.size(); ++i)
+    c.nonce[i] = static_cast<unsigned char>(0xa0 + i);
+  c.issued_at = 1767225600;  // 2026-01-01T00:00:00Z
+  c.offer_id = 1042;
+  c.placement = "popup-main";
+  c.country = "DE";
+  return c;
+}
+
+TokenClaims max_claims() {
+  TokenClaims c = sample_claims(TokenKind::click);
+  c.placement = std::string(64, 'p');
+  c.offer_id = UINT64_MAX;
+  c.issued_at = INT64_MIN;
+  return c;
+}
+
+const KeyRing& main_ring() {
+  static const KeyRing keys = ring("k1:" + key_text('a'), "k1");
+  return keys;
+}
+
+// --- payload built independently of the implementation, per the documented format ----------
+
+void put_u64(std::string& out, std::uint64_t v) {
+  for (int shift = 56; shift >= 0; shift -= 8)
+    out.push_back(static_cast<char>((v >> shift) & 0xff));
+}
+
+std::string payload_of(const TokenClaims& c, const std::string& kid, std::uint8_t version = 1,
+                       std::uint8_t kind_byte = 0) {
+  std::string p;
+  p.push_back(static_cast<char>(version));
+  p.push_back(static_cast<char>(kind_byte != 0 ? kind_byte : static_cast<std::uint8_t>(c.kind)));
+  p.push_back(static_cast<char>(kid.size()));
+  p += kid;
+  p.append(reinterpret_cast<const char*>(c.nonce.data()), c.nonce.size());
+  put_u64(p, static_cast<std::uint64_t>(c.issued_at));
+  put_u64(p, c.offer_id);
+  p += c.country;
+  p.push_back(static_cast<char>(c.placement.size()));
+  p += c.placement;
+  return p;
+}
+
+// A token with a valid MAC over an arbitrary payload, signed by `kid` of `keys`.
+std::string forge_with_key(const KeyRing& keys, const std::string& kid,
+                           const std::string& payload) {
+  const auto mac = keys.mac(kid, payload);
+  return base64url_encode(payload) + "." +
+         base64url_encode(std::string_view(reinterpret_cast<const char*>(mac.data()), mac.size()));
+}
+
+// ---------------------------------------------------------------------------------------------
+
+TEST(TokenSigning, RoundTripKeepsEveryClaim) {
+  for (const TokenClaims& claims :
+       {sample_claims(), sample_claims(TokenKind::click), max_claims()}) {
+    const std::string token = sign_token(main_ring(), claims);
+    const auto result = verify_token(main_ring(), token, claims.kind);
+    ASSERT_EQ(result.status, VerifyStatus::ok) << token;
+    EXPECT_EQ(result.claims, claims);
+  }
+}
+
+TEST(TokenSigning, PayloadHasTheDocumentedLayout) {
+  const TokenClaims claims = sample_claims(TokenKind::click);
+  const std::string token = sign_token(main_ring(), claims);
+  const auto dot = token.find('.');
+  ASSERT_NE(dot, std::string::npos);
+  EXPECT_EQ(base64url_decode(token.substr(0, dot)), payload_of(claims, "k1"));
+  EXPECT_EQ(token, forge_with_key(main_ring(), "k1", payload_of(claims, "k1")));
+}
+
+TEST(TokenSigning, TamperingWithAnyCharacterFails) {
+  const std::string token = sign_token(main_ring(), sample_claims());
+  ASSERT_EQ(verify_token(main_ring(), token, TokenKind::impression).status, VerifyStatus::ok);
+  const std::string replacements = std::string(kUrlAlphabet) + ".";
+  std::size_t tried = 0;
+  for (std::size_t pos = 0; pos < token.size(); ++pos) {
+    for (const char c : replacements) {
+      if (c == token[pos]) continue;
+      std::string tampered = token;
+      tampered[pos] = c;
+      ++tried;
+      ASSERT_NE(verify_token(main_ring(), tampered, TokenKind::impression).status, VerifyStatus::ok)
+          << "position " << pos << " replaced by " << c;
+    }
+  }
+  EXPECT_EQ(tried, token.size() * (replacements.size() - 1));
+}
+
+TEST(TokenSigning, EveryTruncationFails) {
+  const std::string token = sign_token(main_ring(), max_claims());
+  for (std::size_t len = 0; len < token.size(); ++len) {
+    EXPECT_EQ(verify_token(main_ring(), token.substr(0, len), TokenKind::click).status,
+              VerifyStatus::malformed)
+        << len;
+    EXPECT_NE(verify_token(main_ring(), token.substr(token.size() - len), TokenKind::click).status,
+              VerifyStatus::ok)
+        << "suffix " << len;
+  }
+}
+
+TEST(TokenSigning, AppendedOrInsertedBytesFail) {
+  const std::string token = sign_token(main_ring(), sample_claims());
+  const auto dot = token.find('.');
+  for (const char c : std::string(kUrlAlphabet) + ".=+/ \n") {
+    EXPECT_NE(verify_token(main_ring(), token + c, TokenKind::impression).status, VerifyStatus::ok)
+        << c;
+    std::string inserted = token;
+    inserted.insert(dot, 1, c);
+    EXPECT_NE(verify_token(main_ring(), inserted, TokenKind::impression).status, VerifyStatus::ok)
+        << c;
+    EXPECT_NE(verify_token(main_ring(), c + token, TokenKind::impression).status, VerifyStatus::ok)
+        << c;
+  }
+  EXPECT_NE(verify_token(main_ring(), token + "AAAA", TokenKind::impression).status,
+            VerifyStatus::ok);
+  EXPECT_NE(verify_token(main_ring(), token + token, TokenKind::impression).status,
+            VerifyStatus::ok);
+}
+
+TEST(TokenSigning, StructurallyValidButWrongPayloadsAreMalformedEvenWithAValidMac) {
+  const TokenClaims c = sample_claims();
+  const auto status = [](const std::string& payload) {
+    return verify_token(main_ring(), forge_with_key(main_ring(), "k1", payload),
+                        TokenKind::impression)
+        .status;
+  };
+  // The helper itself produces an acceptable token, so each failure below is the variation's.
+  ASSERT_EQ(status(payload_of(c, "k1")), VerifyStatus::ok);
+
+  EXPECT_EQ(status(payload_of(c, "k1", 0)), VerifyStatus::malformed);
+  EXPECT_EQ(status(payload_of(c, "k1", 2)), VerifyStatus::malformed);
+  EXPECT_EQ(status(payload_of(c, "k1", 1, 3)), VerifyStatus::malformed);
+  EXPECT_EQ(status(payload_of(c, "k1", 1, 0xff)), VerifyStatus::malformed);
+  EXPECT_EQ(status(payload_of(c, "k1") + "x"), VerifyStatus::malformed);
+  EXPECT_EQ(status(payload_of(c, "k1") + std::string(1, '\0')), VerifyStatus::malformed);
+  const std::string full = payload_of(c, "k1");
+  EXPECT_EQ(status(full.substr(0, full.size() - 1)), VerifyStatus::malformed);
+  EXPECT_EQ(status(""), VerifyStatus::malformed);
+
+  TokenClaims no_placement = c;
+  no_placement.placement.clear();
+  EXPECT_EQ(status(payload_of(no_placement, "k1")), VerifyStatus::malformed);
+  TokenClaims long_placement = c;
+  long_placement.placement = std::string(65, 'p');
+  EXPECT_EQ(status(payload_of(long_placement, "k1")), VerifyStatus::malformed);
+  // Placement length byte larger than the rest of the payload.
+  std::string overlong = payload_of(c, "k1");
+  overlong[overlong.size() - c.placement.size() - 1] = static_cast<char>(c.placement.size() + 1);
+  EXPECT_EQ(status(overlong), VerifyStatus::malformed);
+}
+
+TEST(TokenSigning, KidInsideThePayloadIsCheckedStrictly) {
+  const TokenClaims c = sample_claims();
+  const std::string key = key_text('a');
+  // Payloads naming kids that are not valid key ids, signed with a ring that does hold k1.
+  for (const std::string& bad_kid : {std::string(), std::string("k!"), std::string(17, 'k'),
+                                     std::string("k\0", 2), std::string("k.1")}) {
+    const std::string payload = payload_of(c, bad_kid);
+    EXPECT_EQ(
+        verify_token(main_ring(), forge_with_key(main_ring(), "k1", payload), TokenKind::impression)
+            .status,
+        VerifyStatus::malformed)
+        << bad_kid;
+  }
+  // A 16-character kid is fine.
+  const KeyRing long_kid = ring("abcdefghijklmnop:" + key, "abcdefghijklmnop");
+  const auto result = verify_token(long_kid, sign_token(long_kid, c), TokenKind::impression);
+  EXPECT_EQ(result.status, VerifyStatus::ok);
+}
+
+TEST(TokenSigning, WrongKeyWithTheSameKidIsBadSignature) {
+  const KeyRing other = ring("k1:" + key_text('b'), "k1");
+  const std::string token = sign_token(main_ring(), sample_claims());
+  const auto result = verify_token(other, token, TokenKind::impression);
+  EXPECT_EQ(result.status, VerifyStatus::bad_signature);
+  EXPECT_EQ(result.claims, TokenClaims{});  // nothing leaks from an unverified token
+}
+
+TEST(TokenSigning, UnknownKidIsUnknownKey) {
+  const KeyRing other = ring("k2:" + key_text('a'), "k2");  // same key bytes, other id
+  const std::string token = sign_token(main_ring(), sample_claims());
+  EXPECT_EQ(verify_token(other, token, TokenKind::impression).status, VerifyStatus::unknown_key);
+}
+
+TEST(TokenSigning, KindMismatchIsWrongKind) {
+  const std::string click = sign_token(main_ring(), sample_claims(TokenKind::click));
+  const std::string impression = sign_token(main_ring(), sample_claims(TokenKind::impression));
+  EXPECT_EQ(verify_token(main_ring(), click, TokenKind::impression).status,
+            VerifyStatus::wrong_kind);
+  EXPECT_EQ(verify_token(main_ring(), impression, TokenKind::click).status,
+            VerifyStatus::wrong_kind);
+  EXPECT_EQ(verify_token(main_ring(), click, TokenKind::click).status, VerifyStatus::ok);
+  EXPECT_NE(click, impression);
+}
+
+TEST(TokenSigning, KeyRotation) {
+  const std::string old_key = key_text('o');
+  const std::string new_key = key_text('n');
+  const KeyRing before = ring("old:" + old_key, "old");
+  const std::string old_token = sign_token(before, sample_claims());
+
+  const KeyRing during = ring("new:" + new_key + " , old:" + old_key, "new");
+  EXPECT_EQ(during.active_kid(), "new");
+  EXPECT_EQ(verify_token(during, old_token, TokenKind::impression).status, VerifyStatus::ok);
+  const std::string new_token = sign_token(during, sample_claims());
+  EXPECT_NE(new_token, old_token);
+  EXPECT_EQ(verify_token(during, new_token, TokenKind::impression).status, VerifyStatus::ok);
+  EXPECT_EQ(verify_token(before, new_token, TokenKind::impression).status,
+            VerifyStatus::unknown_key);
+
+  const KeyRing after = ring("new:" + new_key, "new");
+  EXPECT_EQ(verify_token(after, old_token, TokenKind::impression).status,
+            VerifyStatus::unknown_key);
+  EXPECT_EQ(verify_token(after, new_token, TokenKind::impression).status, VerifyStatus::ok);
+}
+
+TEST(TokenSigning, MovedPayloadOrSignatureFails) {
+  TokenClaims a = sample_claims();
+  TokenClaims b = sample_claims();
+  b.offer_id = 1043;
+  const std::string ta = sign_token(main_ring(), a);
+  const std::string tb = sign_token(main_ring(), b);
+  const std::string spliced = ta.substr(0, ta.find('.')) + tb.substr(tb.find('.'));
+  EXPECT_EQ(verify_token(main_ring(), spliced, TokenKind::impression).status,
+            VerifyStatus::bad_signature);
+}
+
+TEST(TokenSigning, EveryClaimChangesTheToken) {
+  const TokenClaims base = sample_claims();
+  const std::string token = sign_token(main_ring(), base);
+  EXPECT_EQ(sign_token(main_ring(), base), token);  // deterministic for the same claims
+  std::vector<TokenClaims> variants(6, base);
+  variants[0].nonce[15] ^= 1;
+  variants[1].issued_at += 1;
+  variants[2].offer_id += 1;
+  variants[3].placement = "popup-side";
+  variants[4].country = "AT";
+  variants[5].kind = TokenKind::click;
+  for (const auto& v : variants) EXPECT_NE(sign_token(main_ring(), v), token);
+}
+
+TEST(TokenSigning, RandomNoncesGiveDistinctTokens) {
+  std::vector<std::string> seen;
+  for (int i = 0; i < 200; ++i) {
+    TokenClaims c = sample_claims();
+    placard::crypto::random_fill(c.nonce);
+    seen.push_back(sign_token(main_ring(), c));
+  }
+  std::sort(seen.begin(), seen.end());
+  EXPECT_EQ(std::adjacent_find(seen.begin(), seen.end()), seen.end());
+}
+
+// [A-Za-z0-9_-]+ "." [A-Za-z0-9_-]{43}
+bool url_safe_shape(const std::string& token) {
+  const auto dot = token.find('.');
+  return dot != std::string::npos && dot > 0 && token.size() - dot - 1 == 43 &&
+         token.substr(0, dot).find_first_not_of(kUrlAlphabet) == std::string::npos &&
+         token.substr(dot + 1).find_first_not_of(kUrlAlphabet) == std::string::npos;
+}
+
+TEST(TokenSigning, LongestTokenIsWellUnder512AndUrlSafe) {
+  const KeyRing long_kid = ring("abcdefghijklmnop:" + key_text('z'), "abcdefghijklmnop");
+  const std::string token = sign_token(long_kid, max_claims());
+  EXPECT_EQ(token.size(), 202U);  // 118-byte payload -> 158 chars, ".", 43-char MAC
+  EXPECT_LE(token.size(), 256U);
+  EXPECT_LT(token.size(), placard::tokens::kMaxTokenLength);
+  EXPECT_TRUE(url_safe_shape(token)) << token;
+  for (int i = 0; i < 100; ++i) {
+    TokenClaims c = max_claims();
+    placard::crypto::random_fill(c.nonce);
+    c.offer_id = static_cast<std::uint64_t>(i) * 0x0123456789abcdefULL;
+    EXPECT_TRUE(url_safe_shape(sign_token(long_kid, c)));
+  }
+}
+
+TEST(TokenSigning, GarbageIsMalformedAndNeverThrows) {
+  const std::string token = sign_token(main_ring(), sample_claims());
+  const std::vector<std::string> bad = {
+      "",
+      ".",
+      "..",
+      "a.b",
+      token.substr(0, token.find('.')),
+      token.substr(0, token.find('.')) + ".",
+      "." + token.substr(token.find('.') + 1),
+      token.substr(0, token.find('.')) + ".." + token.substr(token.find('.') + 1),
+      std::string(513, 'A'),
+      std::string(400, 'A') + "." + std::string(43, 'A'),
+      token.substr(0, token.find('.')) + "." + std::string(44, 'A'),
+      token + "=",
+      std::string(token).replace(3, 1, "+"),
+      std::string(token).replace(3, 1, "/"),
+      std::string(token).replace(3, 1, " "),
+      std::string(token).replace(3, 1, std::string(1, '\0')),
+      std::string(token).replace(3, 1, "\xc3\xa9"),
+      std::string(token).replace(token.find('.'), 1, "%2E"),
+  };
+  for (const auto& t : bad) {
+    placard::tokens::VerifyResult result{VerifyStatus::ok, {}};
+    EXPECT_NO_THROW(result = verify_token(main_ring(), t, TokenKind::impression)) << t;
+    EXPECT_EQ(result.status, VerifyStatus::malformed) << t;
+  }
+  // Long but under the cap, with a payload that does not parse.
+  const std::string padded = std::string(468, 'A') + "." + std::string(43, 'A');
+  ASSERT_EQ(padded.size(), 512U);
+  EXPECT_EQ(verify_token(main_ring(), padded, TokenKind::impression).status,
+            VerifyStatus::malformed);
+}
+
+TEST(TokenSigning, SignRejectsClaimsOutsideTheFormat) {
+  TokenClaims c = sample_claims();
+  c.placement.clear();
+  EXPECT_THROW(sign_token(main_ring(), c), std::invalid_argument);
+  c.placement = std::string(65, 'p');
+  EXPECT_THROW(sign_token(main_ring(), c), std::invalid_argument);
+  c = sample_claims();
+  c.country = "DEU";
+  EXPECT_THROW(sign_token(main_ring(), c), std::invalid_argument);
+  c.country = "D";
+  EXPECT_THROW(sign_token(main_ring(), c), std::invalid_argument);
+  c = sample_claims();
+  c.kind = static_cast<TokenKind>(3);
+  EXPECT_THROW(sign_token(main_ring(), c), std::invalid_argument);
+}
+
+TEST(TokenSigning, NonceHexIs32LowercaseCharacters) {
+  std::array<unsigned char, 16> nonce{};
+  for (std::size_t i = 0; i < nonce.size(); ++i) nonce[i] = static_cast<unsigned char>(i * 17);
+  EXPECT_EQ(nonce_hex(nonce), "00112233445566778899aabbccddeeff");
+}
+
+TEST(TokenSigning, ConcurrentUseOfOneRing) {
+  const KeyRing keys = ring("a:" + key_text('a') + ",b:" + key_text('b'), "b");
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  threads.reserve(8);
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&keys, &failures, t] {
+      for (int i = 0; i < 500; ++i) {
+        TokenClaims c = sample_claims(i % 2 == 0 ? TokenKind::impression : TokenKind::click);
+        c.offer_id = static_cast<std::uint64_t>(t) * 1000 + static_cast<std::uint64_t>(i);
+        const std::string token = sign_token(keys, c);
+        const auto result = verify_token(keys, token, c.kind);
+        if (result.status != VerifyStatus::ok || result.claims != c) ++failures;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(failures.load(), 0);
+}
+
+// --- KeyRing ------------------------------------------------------------------------------------
+
+std::array<unsigned char, 32> reference_hmac(const std::string& key, const std::string& data) {
+  std::array<unsigned char, 32> out{};
+  std::size_t len = 0;
+  EXPECT_NE(EVP_Q_mac(nullptr, "HMAC", nullptr, "SHA256", nullptr, key.data(), key.size(),
+                      reinterpret_cast<const unsigned char*>(data.data()), data.size(), out.data(),
+                      out.size(), &len),
+            nullptr);
+  EXPECT_EQ(len, 32U);
+  return out;
+}
+
+std::string hex(const std::array<unsigned char, 32>& bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (const unsigned char b : bytes) {
+    out.push_back(kDigits[b >> 4]);
+    out.push_back(kDigits[b & 0x0f]);
+  }
+  return out;
+}
+
+// RFC 4231 test cases 6 and 7 (131-byte key, hashed first because it exceeds the block size).
+TEST(TokenKeyRing, MacMatchesRfc4231) {
+  const KeyRing keys = ring("rfc:" + key_text('\xaa', 131), "rfc");
+  EXPECT_EQ(hex(keys.mac("rfc", "Test Using Larger Than Block-Size Key - Hash Key First")),
+            "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
+  EXPECT_EQ(hex(keys.mac("rfc",
+                         "This is a test using a larger than block-size key and a larger than "
+                         "block-size data. The key needs to be hashed before being used by the "
+                         "HMAC algorithm.")),
+            "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2");
+}
+
+TEST(TokenKeyRing, MacMatchesOpenSslHmacForKeysAroundTheBlockSize) {
+  for (const std::size_t key_size : {32U, 63U, 64U, 65U, 100U, 200U}) {
+    const std::string key = placard::crypto::random_bytes(key_size);
+    const KeyRing keys = ring("k:" + base64url_encode(key), "k");
+    for (const std::size_t data_size : {0U, 1U, 55U, 64U, 118U, 1000U}) {
+      const std::string data = placard::crypto::random_bytes(data_size);
+      EXPECT_EQ(keys.mac("k", data), reference_hmac(key, data)) << key_size << "/" << data_size;
+    }
+  }
+}
+
+TEST(TokenKeyRing, ParseAcceptsSeveralKeysWithSpaces) {
+  const KeyRing keys =
+      ring("  k1:" + key_text('a') + " ,\tk_2-B:" + key_text('b', 48) + " ", "k_2-B");
+  EXPECT_TRUE(keys.has("k1"));
+  EXPECT_TRUE(keys.has("k_2-B"));
+  EXPECT_FALSE(keys.has("k2"));
+  EXPECT_FALSE(keys.has(""));
+  EXPECT_EQ(keys.active_kid(), "k_2-B");
+  EXPECT_EQ(keys.mac("k1", "x"), reference_hmac(key_bytes('a'), "x"));
+  EXPECT_EQ(keys.mac("k_2-B", "x"), reference_hmac(key_bytes('b', 48), "x"));
+}
+
+TEST(TokenKeyRing, MacForUnknownKidThrowsOutOfRange) {
+  EXPECT_THROW((void)main_ring().mac("nope", "x"), std::out_of_range);
+}
+
+TEST(TokenKeyRing, IsMovable) {
+  KeyRing a = ring("k1:" + key_text('a'), "k1");
+  const std::string token = sign_token(a, sample_claims());
+  KeyRing b = std::move(a);
+  EXPECT_EQ(b.active_kid(), "k1");
+  EXPECT_EQ(verify_token(b, token, TokenKind::impression).status, VerifyStatus::ok);
+  KeyRing c = ring("k9:" + key_text('c'), "k9");
+  c = std::move(b);
+  EXPECT_EQ(verify_token(c, token, TokenKind::impression).status, VerifyStatus::ok);
+}
+
+std::string base64_pad(std::string s) {
+  while (s.size() % 4 != 0) s.push_back('=');
+  return s;
+}
+
+struct BadSpec {
+  std::string spec;
+  std::string active;
+  std::string secret;  // text that must not appear in the message
+};
+
+TEST(TokenKeyRing, ParseErrorsAreInvalidArgumentWithoutKeyMaterial) {
+  const std::string good = key_text('s');
+  const std::string good2 = base64url_encode("another-secret-key-of-enough-bytes-!!");
+  const std::string short_key = base64url_encode(std::string(31, 'q'));
+  const std::string padded = base64_pad(good);
+  const std::vector<BadSpec> cases = {
+      {"", "k1", ""},
+      {"   ", "k1", ""},
+      {"k1", "k1", ""},
+      {good, "k1", good},                    // no kid at all
+      {"k1:", "k1", ""},                     // empty key
+      {"k1:" + short_key, "k1", short_key},  // 31 bytes
+      {"k!:" + good, "k!", good},            // bad kid character
+      {"k 1:" + good, "k 1", good},
+      {":" + good, "", good},  // empty kid
+      {std::string(17, 'k') + ":" + good, std::string(17, 'k'), good},
+      {"k1:" + good + ",k1:" + good2, "k1", good2},  // duplicate kid
+      {"k1:" + good, "k2", good},                    // active not in list
+      {"k1:" + good, "", good},
+      {"k1:" + good, "k1 ", good},
+      {"k1:" + good + ",", "k1", good},  // trailing comma
+      {"k1:" + good + ",,k2:" + good2, "k1", good2},
+      {"k1:" + padded, "k1", padded},  // padding is not base64url
+      {"k1:" + good.substr(0, 20) + "+" + good.substr(21), "k1", good.substr(21)},
+      {"k1:" + good.substr(0, 20) + " " + good.substr(21), "k1", good.substr(21)},
+      {"k1:" + good + "AA", "k1", good},  // impossible length (45 chars)
+  };
+  for (const auto& c : cases) {
+    try {
+      (void)KeyRing::parse(c.spec, c.active);
+      ADD_FAILURE() << "accepted: " << c.spec << " / " << c.active;
+    } catch (const std::invalid_argument& e) {
+      const std::string message = e.what();
+      EXPECT_FALSE(message.empty());
+      // No 8-character window of the secret text appears in the message.
+      for (std::size_t i = 0; i + 8 <= c.secret.size(); ++i) {
+        EXPECT_EQ(message.find(c.secret.substr(i, 8)), std::string::npos)
+            << "message leaks key text: " << message;
+      }
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "wrong exception type for " << c.spec << ": " << e.what();
+    }
+  }
+}
+
+}  // namespace
