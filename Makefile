@@ -44,7 +44,7 @@ $(BUILD)/libplacard.a: $(LIB_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/placard.fcgi: $(BUILD)/obj/fcgi-app/placard_main.o $(BUILD)/obj/fcgi-app/fcgi_adapter.o $(BUILD)/obj/fcgi-app/worker_pool.o $(BUILD)/libplacard.a
+$(BUILD)/placard.fcgi: $(BUILD)/obj/fcgi-app/placard_main.o $(BUILD)/obj/fcgi-app/worker_pool.o $(BUILD)/libplacard.a
 	$(CXX) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/placardctl: $(BUILD)/obj/fcgi-app/placardctl_main.o $(BUILD)/libplacard.a

@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "fcgi-app/fcgi_adapter.h"
+#include "lib/http/cgi_gateway.h"
 #include "lib/util/fast_rng.h"
 
 extern char** environ;  // NOLINT: the CGI environment, read once per process
@@ -58,11 +58,11 @@ void serve_thread(int listen_fd, const HandlerFactory& factory, util::Logger& lo
   auto& fcgx = slot.get();
   while (FCGX_Accept_r(&fcgx) >= 0) {
     const auto start = std::chrono::steady_clock::now();
-    http::Request request = request_from_envp(fcgx.envp);
+    http::Request request = http::request_from_envp(fcgx.envp);
     request.body_reader = [&fcgx](std::size_t n) { return read_fcgi_body(fcgx.in, n); };
-    request.request_id = choose_request_id(request, rng);
+    request.request_id = http::choose_request_id(request, rng);
     const http::Response response = handler->handle(request);
-    const std::string bytes = render_response(response, request.method == "HEAD");
+    const std::string bytes = http::render_response(response, request.method == "HEAD");
     if (FCGX_PutStr(bytes.data(), static_cast<int>(bytes.size()), fcgx.out) < 0) {
       log.error(request.request_id, "client went away while the answer was written");
     }
@@ -97,15 +97,15 @@ void request_shutdown(int listen_fd) {
 int serve_cgi(RequestHandler& handler, util::Logger& log) {
   const auto start = std::chrono::steady_clock::now();
   util::FastRng rng;
-  http::Request request = request_from_envp(environ);
+  http::Request request = http::request_from_envp(environ);
   request.body_reader = [](std::size_t n) {
     std::string body(n, '\0');
     body.resize(std::fread(body.data(), 1, n, stdin));
     return body;
   };
-  request.request_id = choose_request_id(request, rng);
+  request.request_id = http::choose_request_id(request, rng);
   const http::Response response = handler.handle(request);
-  const std::string bytes = render_response(response, request.method == "HEAD");
+  const std::string bytes = http::render_response(response, request.method == "HEAD");
   std::fwrite(bytes.data(), 1, bytes.size(), stdout);
   std::fflush(stdout);
   log.request(request.method, request.path, response.status, micros_since(start),

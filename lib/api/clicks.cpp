@@ -29,6 +29,7 @@ http::ApiError offer_unavailable() {
 http::Response html_refusal(const http::ApiError& error) {
   http::Response r;
   r.status = error.status();
+  for (const auto& h : error.headers()) r.set_header(h.name, h.value);
   r.set_header("Content-Type", "text/html; charset=utf-8");
   r.body =
       "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -124,7 +125,9 @@ http::Response follow_click(http::Request& request, const catalog::Snapshot& sna
                             db::EventStore& events, std::int64_t now) {
   try {
     return redirect(request, snapshot, keys, offers, events, now);
-  } catch (const http::ApiError& e) {
+  } catch (http::ApiError& e) {
+    // A refusal must not be cached either: the same link may work after a fix, or not at all.
+    e.with_header("Cache-Control", "no-store");
     if (http::prefers_html(request.header("accept"))) return html_refusal(e);
     throw;
   }

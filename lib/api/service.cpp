@@ -12,11 +12,19 @@ namespace {
 
 enum class OriginVerdict { not_applicable, listed, refused };
 
+bool is_api_path(std::string_view path) {
+  return path.rfind("/api/", 0) == 0;
+}
+// The public endpoints: the API and the click redirect (contract sections 1-5).
+bool is_public_path(std::string_view path) {
+  return is_api_path(path) || path.rfind("/r/", 0) == 0;
+}
+
 // Section 5: for /api/ paths, a present Origin must be in allowedClientOrigins when that list
 // is non-empty. An empty list grants nothing and refuses nothing.
 OriginVerdict judge_origin(const http::Request& request, const SharedServices& shared) {
   const std::string_view origin = request.header("origin");
-  if (origin.empty() || request.path.rfind("/api/", 0) != 0) return OriginVerdict::not_applicable;
+  if (origin.empty() || !is_api_path(request.path)) return OriginVerdict::not_applicable;
   const auto snapshot = shared.snapshots.get();
   if (!snapshot) return OriginVerdict::not_applicable;
   const auto& allowed = snapshot->settings.allowed_client_origins;
@@ -45,12 +53,15 @@ http::Response Service::preflight(const http::Request& request) const {
 
 http::Response Service::guarded(http::Request& request) {
   try {
-    if (request.method == "OPTIONS" && request.path.rfind("/api/", 0) == 0) {
-      return preflight(request);
-    }
+    if (request.method == "OPTIONS" && is_public_path(request.path)) return preflight(request);
     return router_.dispatch(request);
   } catch (const http::ApiError& e) {
-    return http::render_error(e);
+    auto response = http::render_error(e);
+    if (e.status() == 405 && is_public_path(request.path)) {
+      // Public paths also answer OPTIONS (the preflight above): say so.
+      response.set_header("Allow", std::string(response.header("Allow")) + ", OPTIONS");
+    }
+    return response;
   } catch (const db::DatabaseUnavailable& e) {
     shared_.log.error(request.request_id, e.what());
     return http::render_error(http::service_unavailable("The database is unreachable"));

@@ -1,10 +1,10 @@
-#include "fcgi-app/fcgi_adapter.h"
+#include "lib/http/cgi_gateway.h"
 
 #include <charconv>
 #include <cstdio>
 #include <cstring>
 
-namespace placard::fcgi {
+namespace placard::http {
 
 namespace {
 
@@ -35,8 +35,8 @@ bool sane_request_id(std::string_view id) {
 
 }  // namespace
 
-http::Request request_from_envp(char** envp) {
-  http::Request r;
+Request request_from_envp(char** envp) {
+  Request r;
   std::string_view request_uri;
   std::string_view script_name;
   std::string_view path_info;
@@ -83,11 +83,11 @@ http::Request request_from_envp(char** envp) {
   return r;
 }
 
-std::string render_response(const http::Response& response, bool head) {
+std::string render_response(const Response& response, bool head) {
   std::string out;
   out.reserve(256 + response.body.size());
   char status[64];
-  const auto reason = http::reason_phrase(response.status);
+  const auto reason = reason_phrase(response.status);
   std::snprintf(status, sizeof status, "Status: %d %.*s\r\n", response.status,
                 static_cast<int>(reason.size()), reason.data());
   out += status;
@@ -108,7 +108,7 @@ std::string render_response(const http::Response& response, bool head) {
   return out;
 }
 
-std::string choose_request_id(const http::Request& request, util::FastRng& rng) {
+std::string choose_request_id(const Request& request, util::FastRng& rng) {
   const auto given = request.header("x-request-id");
   if (sane_request_id(given)) return std::string(given);
   char buf[17];
@@ -116,4 +116,4 @@ std::string choose_request_id(const http::Request& request, util::FastRng& rng) 
   return buf;
 }
 
-}  // namespace placard::fcgi
+}  // namespace placard::http
