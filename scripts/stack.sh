@@ -333,8 +333,8 @@ default-time-zone=+00:00
 skip-name-resolve
 innodb_buffer_pool_size=256M
 innodb_log_file_size=64M
-# Private development stack: flush the log once a second, not at every commit.
-innodb_flush_log_at_trx_commit=2
+# Durable commits (the default, stated): a "recorded" impression is on disk when answered.
+innodb_flush_log_at_trx_commit=1
 max_connections=256
 max_allowed_packet=16M
 performance_schema=OFF

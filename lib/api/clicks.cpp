@@ -86,7 +86,7 @@ bool is_safe_redirect_target(std::string_view url) {
   if (url.size() > 2048) return false;
   const char host_start = url[scheme_end];
   if (host_start == '/' || host_start == '\\' || host_start == '?' || host_start == '#' ||
-      host_start == '@') {
+      host_start == '@' || host_start == ':') {
     return false;
   }
   for (const char ch : url) {

@@ -25,7 +25,6 @@ constexpr std::size_t kHashSize = 32;
 constexpr std::size_t kMaxSaltSize = 64;
 constexpr std::size_t kMinSaltSize = 8;
 constexpr std::size_t kMaxHashSize = 64;
-constexpr std::size_t kMinHashSize = 16;
 
 struct Params {
   std::uint64_t log_n = 0;
@@ -113,7 +112,10 @@ bool verify_password(std::string_view password, std::string_view stored) {
   const auto salt_size = base64url_decode_into(*salt_text, salt);
   std::array<unsigned char, kMaxHashSize> expected{};
   const auto hash_size = base64url_decode_into(hash_text, expected);
-  if (!salt_size || *salt_size < kMinSaltSize || !hash_size || *hash_size < kMinHashSize) {
+  // Only whole outputs: scrypt's output is a stream, so a truncated stored hash would still
+  // match its password. 32 bytes is ours; 64 is the RFC 7914 output length.
+  if (!salt_size || *salt_size < kMinSaltSize || !hash_size ||
+      (*hash_size != kHashSize && *hash_size != kMaxHashSize)) {
     return false;
   }
   SecretBuffer<kMaxHashSize> actual;

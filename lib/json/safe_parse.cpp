@@ -1,5 +1,7 @@
 #include "lib/json/safe_parse.h"
 
+#include <vector>
+
 namespace placard::json {
 
 namespace {
@@ -28,7 +30,43 @@ struct DepthCounter : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, DepthCount
   std::size_t max_depth = 0;
 };
 
+// An output stream that drops what it is given (UTF8::Validate copies as it checks).
+struct DiscardOutput {
+  using Ch = char;
+  void Put(Ch /*c*/) {}
+};
+
+// True when every string and member name holds valid UTF-8. The parser validates raw bytes, but
+// RapidJSON 1.1 turns a lone low-surrogate escape ("\udc00") into bytes that are not UTF-8.
+bool strings_are_utf8(const rapidjson::Value& root) {
+  std::vector<const rapidjson::Value*> pending{&root};
+  while (!pending.empty()) {
+    const rapidjson::Value* v = pending.back();
+    pending.pop_back();
+    if (v->IsString()) {
+      if (!is_valid_utf8(std::string_view(v->GetString(), v->GetStringLength()))) return false;
+    } else if (v->IsArray()) {
+      for (const auto& e : v->GetArray()) pending.push_back(&e);
+    } else if (v->IsObject()) {
+      for (const auto& m : v->GetObject()) {
+        pending.push_back(&m.name);
+        pending.push_back(&m.value);
+      }
+    }
+  }
+  return true;
+}
+
 }  // namespace
+
+bool is_valid_utf8(std::string_view text) {
+  rapidjson::MemoryStream ms(text.data(), text.size());
+  DiscardOutput sink;
+  while (ms.Tell() < text.size()) {
+    if (!rapidjson::UTF8<>::Validate(ms, sink)) return false;
+  }
+  return true;
+}
 
 std::optional<std::size_t> nesting_depth(std::string_view text, std::size_t limit) {
   DepthCounter counter(limit);
@@ -41,13 +79,15 @@ std::optional<std::size_t> nesting_depth(std::string_view text, std::size_t limi
 }
 
 bool parse_untrusted(std::string_view text, rapidjson::Document& doc) {
+  // A raw NUL is never valid JSON text, and RapidJSON's stream would take it for the end.
+  if (text.find('\0') != std::string_view::npos) return false;
   // First pass: syntax, encoding and depth, with no tree built.
   const auto depth = nesting_depth(text, kMaxDepth);
   if (!depth || *depth > kMaxDepth) return false;
   rapidjson::MemoryStream ms(text.data(), text.size());
   rapidjson::EncodedInputStream<rapidjson::UTF8<>, rapidjson::MemoryStream> is(ms);
   doc.ParseStream<kFlags>(is);
-  return !doc.HasParseError();
+  return !doc.HasParseError() && strings_are_utf8(doc);
 }
 
 }  // namespace placard::json

@@ -184,3 +184,20 @@ TEST(PasswordHash, ParametersBeyondTheMemoryCapFailFast) {
 }
 
 }  // namespace
+
+namespace {
+
+// scrypt's output is a stream: a stored hash cut short is a prefix of the right one. Verification
+// must still refuse it, whatever the length (re-encoded canonically, so only the length differs).
+TEST(PasswordHash, TruncatedHashIsRefused) {
+  const Fields f = split(stored_hash());
+  const auto full = placard::crypto::base64url_decode(f.hash);
+  ASSERT_TRUE(full.has_value());
+  ASSERT_EQ(full->size(), 32U);
+  for (std::size_t keep : {31U, 24U, 16U}) {
+    const std::string cut = placard::crypto::base64url_encode(full->substr(0, keep));
+    EXPECT_FALSE(verify_password(kPassword, f.prefix + f.salt + "$" + cut)) << keep;
+  }
+}
+
+}  // namespace

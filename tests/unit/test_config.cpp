@@ -1,0 +1,356 @@
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "lib/config/config_file.h"
+#include "lib/config/server_config.h"
+
+namespace {
+
+using placard::config::ConfigError;
+using placard::config::load_server_config;
+using placard::config::parse_config_text;
+using placard::config::render_server_config;
+using placard::config::server_config_from;
+using placard::config::ServerConfig;
+
+using Map = std::map<std::string, std::string>;
+
+// The ConfigError message of parse_config_text; fails the test when it does not throw.
+std::string parse_error(std::string_view text) {
+  try {
+    parse_config_text(text);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "accepted: " << text;
+  return {};
+}
+
+std::string config_error(const Map& values) {
+  try {
+    server_config_from(values);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "accepted";
+  return {};
+}
+
+bool contains(const std::string& haystack, std::string_view needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+TEST(ConfigFile, ParsesKeysAndValues) {
+  const auto m = parse_config_text(
+      "listen = unix:/run/placard.sock\n"
+      "threads = 4\n"
+      "db.password = s3cret\n");
+  EXPECT_EQ(
+      m, (Map{{"listen", "unix:/run/placard.sock"}, {"threads", "4"}, {"db.password", "s3cret"}}));
+}
+
+TEST(ConfigFile, CommentsAndBlankLinesIgnored) {
+  const auto m = parse_config_text(
+      "# a comment\n"
+      "\n"
+      "   # indented comment = not a key\n"
+      "\t\n"
+      "threads = 2\n"
+      "#threads = 3\n"
+      "\n");
+  EXPECT_EQ(m, (Map{{"threads", "2"}}));
+}
+
+TEST(ConfigFile, EmptyTextIsEmptyMap) {
+  EXPECT_TRUE(parse_config_text("").empty());
+  EXPECT_TRUE(parse_config_text("\n\n# only comments\n").empty());
+}
+
+TEST(ConfigFile, TrimsKeysAndValues) {
+  const auto m = parse_config_text(
+      "  listen\t=\t127.0.0.1:9000  \r\n"
+      "log_file=/var/log/p.log\n"
+      "db.user =    placard   \n"
+      "sql_dir =\n");
+  EXPECT_EQ(m, (Map{{"listen", "127.0.0.1:9000"},
+                    {"log_file", "/var/log/p.log"},
+                    {"db.user", "placard"},
+                    {"sql_dir", ""}}));
+}
+
+TEST(ConfigFile, ValueKeepsInnerSpacesEqualsAndHash) {
+  const auto m = parse_config_text("db.password = a b=c#d = e\n");
+  EXPECT_EQ(m.at("db.password"), "a b=c#d = e");
+}
+
+TEST(ConfigFile, LastLineWithoutNewline) {
+  EXPECT_EQ(parse_config_text("threads = 8"), (Map{{"threads", "8"}}));
+}
+
+TEST(ConfigFile, CrLfLineEndings) {
+  EXPECT_EQ(parse_config_text("threads = 8\r\n\r\ndb.port = 3307\r\n"),
+            (Map{{"threads", "8"}, {"db.port", "3307"}}));
+}
+
+TEST(ConfigFile, RepeatedKeyReportsItsLine) {
+  const std::string e = parse_error(
+      "# header\n"
+      "threads = 2\n"
+      "\n"
+      "threads = 3\n");
+  EXPECT_TRUE(contains(e, "line 4")) << e;
+  EXPECT_TRUE(contains(e, "threads")) << e;
+  EXPECT_TRUE(contains(e, "repeated")) << e;
+}
+
+TEST(ConfigFile, InvalidKeyReportsItsLine) {
+  for (const char* text : {"Threads = 2", "db-port = 1", "db port = 1", "= value", "ké = v",
+                           "a/b = c", "\"threads\" = 2"}) {
+    const std::string e = parse_error(std::string("\n") + text + "\n");
+    EXPECT_TRUE(contains(e, "line 2")) << text << ": " << e;
+    EXPECT_TRUE(contains(e, "invalid key")) << text << ": " << e;
+  }
+}
+
+TEST(ConfigFile, LineWithoutEqualsReportsItsLine) {
+  const std::string e = parse_error("threads = 2\nthreads 3\n");
+  EXPECT_TRUE(contains(e, "line 2")) << e;
+  EXPECT_TRUE(contains(e, "key = value")) << e;
+}
+
+TEST(ConfigFile, LineNumbersCountCommentsAndBlankLines) {
+  const std::string e = parse_error("# 1\n\n# 3\n\n\nbroken line\n");
+  EXPECT_TRUE(contains(e, "line 6")) << e;
+  EXPECT_FALSE(contains(e, "line 5")) << e;
+}
+
+// Errors name the line, never the value: a value may be a secret.
+TEST(ConfigFile, ErrorsNeverContainThePasswordValue) {
+  const std::string secret = "Hunter2-Pa55word";
+  const std::string texts[] = {
+      "db.password = " + secret + "\ndb.password = " + secret + "\n",
+      "db.password = " + secret + "\nbroken\n",
+      "db.password " + secret + "\n",
+      "db.password: " + secret + "\n",
+      "DB.PASSWORD = " + secret + "\n",
+      "db password = " + secret + "\n",
+      "db.admin_password = " + secret + "\ndb.admin_password = " + secret + "\n",
+  };
+  for (const auto& text : texts) {
+    const std::string e = parse_error(text);
+    EXPECT_FALSE(e.empty()) << text;
+    EXPECT_FALSE(contains(e, secret)) << e;
+    EXPECT_FALSE(contains(e, "Hunter2")) << e;
+  }
+}
+
+TEST(ServerConfig, DefaultsWhenEmpty) {
+  const ServerConfig c = server_config_from({});
+  EXPECT_EQ(c.listen, "");
+  EXPECT_EQ(c.socket_mode, 0660u);
+  EXPECT_EQ(c.threads, 8);
+  EXPECT_EQ(c.log_file, "");
+  EXPECT_EQ(c.db.socket, "");
+  EXPECT_EQ(c.db.host, "127.0.0.1");
+  EXPECT_EQ(c.db.port, 3306);
+  EXPECT_EQ(c.db.name, "placard");
+  EXPECT_EQ(c.db.user, "placard");
+  EXPECT_EQ(c.db.password, "");
+  EXPECT_EQ(c.catalog_poll_ms, 250);
+}
+
+TEST(ServerConfig, EveryKeyIsRead) {
+  const ServerConfig c =
+      server_config_from(parse_config_text("listen = 127.0.0.1:9001\n"
+                                           "socket_mode = 0600\n"
+                                           "threads = 16\n"
+                                           "log_file = /var/log/placard.log\n"
+                                           "db.socket = /run/mysqld/mysqld.sock\n"
+                                           "db.host = db.internal\n"
+                                           "db.port = 3307\n"
+                                           "db.name = placard_test\n"
+                                           "db.user = app\n"
+                                           "db.password = pw1\n"
+                                           "db.admin_user = root\n"
+                                           "db.admin_password = pw2\n"
+                                           "token.keys = k1:AAAA,k2:BBBB\n"
+                                           "token.active_key = k2\n"
+                                           "credentials.key = c1:CCCC\n"
+                                           "catalog.poll_ms = 1000\n"
+                                           "sql_dir = /usr/share/placard/sql\n"));
+  EXPECT_EQ(c.listen, "127.0.0.1:9001");
+  EXPECT_EQ(c.socket_mode, 0600u);
+  EXPECT_EQ(c.threads, 16);
+  EXPECT_EQ(c.log_file, "/var/log/placard.log");
+  EXPECT_EQ(c.db.socket, "/run/mysqld/mysqld.sock");
+  EXPECT_EQ(c.db.host, "db.internal");
+  EXPECT_EQ(c.db.port, 3307);
+  EXPECT_EQ(c.db.name, "placard_test");
+  EXPECT_EQ(c.db.user, "app");
+  EXPECT_EQ(c.db.password, "pw1");
+  EXPECT_EQ(c.db.admin_user, "root");
+  EXPECT_EQ(c.db.admin_password, "pw2");
+  EXPECT_EQ(c.token_keys, "k1:AAAA,k2:BBBB");
+  EXPECT_EQ(c.token_active_key, "k2");
+  EXPECT_EQ(c.credentials_key, "c1:CCCC");
+  EXPECT_EQ(c.catalog_poll_ms, 1000);
+  EXPECT_EQ(c.sql_dir, "/usr/share/placard/sql");
+}
+
+TEST(ServerConfig, UnknownKeyRejected) {
+  const std::string e = config_error({{"db.pasword", "x"}});
+  EXPECT_TRUE(contains(e, "unknown key")) << e;
+  EXPECT_TRUE(contains(e, "db.pasword")) << e;
+}
+
+TEST(ServerConfig, IntegerRanges) {
+  EXPECT_EQ(server_config_from({{"threads", "1"}}).threads, 1);
+  EXPECT_EQ(server_config_from({{"threads", "256"}}).threads, 256);
+  EXPECT_EQ(server_config_from({{"db.port", "1"}}).db.port, 1);
+  EXPECT_EQ(server_config_from({{"db.port", "65535"}}).db.port, 65535);
+  EXPECT_EQ(server_config_from({{"catalog.poll_ms", "10"}}).catalog_poll_ms, 10);
+  EXPECT_EQ(server_config_from({{"catalog.poll_ms", "60000"}}).catalog_poll_ms, 60000);
+}
+
+TEST(ServerConfig, BadIntegersRejectedNamingTheKey) {
+  const std::pair<const char*, const char*> bad[] = {
+      {"threads", "0"},         {"threads", "257"},
+      {"threads", "-1"},        {"threads", "8x"},
+      {"threads", "x8"},        {"threads", ""},
+      {"threads", "+8"},        {"threads", "1e2"},
+      {"threads", "0x10"},      {"threads", "8.0"},
+      {"threads", "8 8"},       {"db.port", "0"},
+      {"db.port", "65536"},     {"db.port", "99999999999"},
+      {"catalog.poll_ms", "9"}, {"catalog.poll_ms", "60001"},
+  };
+  for (const auto& [key, value] : bad) {
+    const std::string e = config_error({{key, value}});
+    EXPECT_TRUE(contains(e, key)) << key << "=" << value << ": " << e;
+  }
+}
+
+TEST(ServerConfig, OctalSocketMode) {
+  EXPECT_EQ(server_config_from({{"socket_mode", "0660"}}).socket_mode, 0660u);
+  EXPECT_EQ(server_config_from({{"socket_mode", "0600"}}).socket_mode, 0600u);
+  EXPECT_EQ(server_config_from({{"socket_mode", "0777"}}).socket_mode, 0777u);
+  EXPECT_EQ(server_config_from({{"socket_mode", "0"}}).socket_mode, 0u);
+  EXPECT_EQ(server_config_from({{"socket_mode", "755"}}).socket_mode, 0755u);  // read as octal
+  for (const char* bad :
+       {"0800", "0668", "1000", "01000", "rw-rw----", "", "-0660", "0x1b6", "0660 ", "660.0"}) {
+    const std::string e = config_error({{"socket_mode", bad}});
+    EXPECT_TRUE(contains(e, "socket_mode")) << bad << ": " << e;
+  }
+}
+
+TEST(ServerConfig, ListenForms) {
+  EXPECT_EQ(server_config_from({{"listen", "unix:/run/p.sock"}}).listen, "unix:/run/p.sock");
+  EXPECT_EQ(server_config_from({{"listen", "127.0.0.1:9000"}}).listen, "127.0.0.1:9000");
+  EXPECT_EQ(server_config_from({{"listen", ""}}).listen, "");
+  const std::string e = config_error({{"listen", "localhost"}});
+  EXPECT_TRUE(contains(e, "listen")) << e;
+}
+
+TEST(ServerConfig, ErrorsNeverContainThePasswordValue) {
+  const std::string secret = "Hunter2-Pa55word";
+  const Map cases[] = {
+      {{"db.password", secret}, {"threads", "zero"}},
+      {{"db.password", secret}, {"unknown.key", "1"}},
+      {{"db.password", secret}, {"listen", "nohostport"}},
+      {{"db.password", secret}, {"db.port", secret}},
+      {{"db.admin_password", secret}, {"socket_mode", secret}},
+  };
+  for (const auto& values : cases) {
+    const std::string e = config_error(values);
+    EXPECT_FALSE(e.empty());
+    EXPECT_FALSE(contains(e, secret)) << e;
+    EXPECT_FALSE(contains(e, "Hunter2")) << e;
+  }
+}
+
+void expect_same(const ServerConfig& a, const ServerConfig& b) {
+  EXPECT_EQ(a.listen, b.listen);
+  EXPECT_EQ(a.socket_mode, b.socket_mode);
+  EXPECT_EQ(a.threads, b.threads);
+  EXPECT_EQ(a.log_file, b.log_file);
+  EXPECT_EQ(a.db.socket, b.db.socket);
+  EXPECT_EQ(a.db.host, b.db.host);
+  EXPECT_EQ(a.db.port, b.db.port);
+  EXPECT_EQ(a.db.name, b.db.name);
+  EXPECT_EQ(a.db.user, b.db.user);
+  EXPECT_EQ(a.db.password, b.db.password);
+  EXPECT_EQ(a.db.admin_user, b.db.admin_user);
+  EXPECT_EQ(a.db.admin_password, b.db.admin_password);
+  EXPECT_EQ(a.token_keys, b.token_keys);
+  EXPECT_EQ(a.token_active_key, b.token_active_key);
+  EXPECT_EQ(a.credentials_key, b.credentials_key);
+  EXPECT_EQ(a.catalog_poll_ms, b.catalog_poll_ms);
+  EXPECT_EQ(a.sql_dir, b.sql_dir);
+}
+
+TEST(ServerConfig, RenderParseRoundTripOfDefaults) {
+  const ServerConfig original;
+  const std::string text = render_server_config(original);
+  expect_same(server_config_from(parse_config_text(text)), original);
+}
+
+TEST(ServerConfig, RenderParseRoundTripOfEveryField) {
+  ServerConfig c;
+  c.listen = "unix:/run/placard/placard.sock";
+  c.socket_mode = 0640;
+  c.threads = 3;
+  c.log_file = "/var/log/placard/placard.log";
+  c.db.socket = "/run/mysqld/mysqld.sock";
+  c.db.host = "10.0.0.5";
+  c.db.port = 3310;
+  c.db.name = "placard_prod";
+  c.db.user = "placard_app";
+  c.db.password = "p#ss=w:rd with spaces";
+  c.db.admin_user = "placard_admin";
+  c.db.admin_password = "#starts-with-hash";
+  c.token_keys = "k1:c2VjcmV0LWtleS1vbmU,k2:c2VjcmV0LWtleS10d28";
+  c.token_active_key = "k2";
+  c.credentials_key = "c1:a2V5LWZvci1jcmVkZW50aWFscy0zMi1ieXRlcw";
+  c.catalog_poll_ms = 500;
+  c.sql_dir = "/usr/share/placard/sql";
+  const std::string text = render_server_config(c);
+  EXPECT_NE(text.find("socket_mode = 0640\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("db.password = p#ss=w:rd with spaces\n"), std::string::npos) << text;
+  expect_same(server_config_from(parse_config_text(text)), c);
+}
+
+TEST(ServerConfig, LoadFromFile) {
+  char path[] = "/tmp/placard_test_config_XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  {
+    std::ofstream out(path);
+    out << "# test\nthreads = 5\ndb.password = pw\n";
+  }
+  const ServerConfig c = load_server_config(path);
+  EXPECT_EQ(c.threads, 5);
+  EXPECT_EQ(c.db.password, "pw");
+  {
+    std::ofstream out(path);
+    out << "db.password = Hunter2-Pa55word\nthreads = 0\n";
+  }
+  try {
+    load_server_config(path);
+    ADD_FAILURE() << "expected ConfigError";
+  } catch (const ConfigError& e) {
+    const std::string msg = e.what();
+    EXPECT_TRUE(contains(msg, path)) << msg;
+    EXPECT_TRUE(contains(msg, "threads")) << msg;
+    EXPECT_FALSE(contains(msg, "Hunter2")) << msg;
+  }
+  std::remove(path);
+  EXPECT_THROW(load_server_config(path), ConfigError);
+}
+
+}  // namespace
