@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# What `make test` runs (make exports BUILD: build or build/san). Every suite runs even when an
+# earlier one failed: unit tests (GoogleTest), end-to-end behind lighttpd, then Apache, the worker's
+# mod_fcgid and CGI modes, then lint.
+# The very last line printed is "N passed, M failed" (all suites); exit status 1 if M > 0.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+BUILD="${BUILD:-build}"
+export BUILD
+RESULTS="$BUILD/test-results"
+mkdir -p "$RESULTS"
+
+if [[ "$(basename "$BUILD")" == san* ]]; then
+  # Sanitizer errors abort the process with a stack trace; the e2e harness also scans the
+  # worker's logs for reports after each stack and fails the run when it finds one.
+  export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=1:print_stacktrace=1:detect_leaks=1}"
+  export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
+fi
+
+names=()
+passed=()
+failed=()
+
+record() {  # name passed failed
+  names+=("$1"); passed+=("$2"); failed+=("$3")
+}
+
+# --- unit tests ---------------------------------------------------------------------------
+unit_json="$RESULTS/unit.json"
+rm -f "$unit_json"
+echo "==== unit tests ($BUILD/unit_tests)"
+if [[ -x "$BUILD/unit_tests" ]]; then
+  timeout -k 10 600 "$BUILD/unit_tests" --gtest_output="json:$unit_json"
+  rc=$?
+else
+  echo "missing $BUILD/unit_tests"
+  rc=127
+fi
+counts=$(python3 - "$unit_json" "$rc" <<'EOF'
+import json, sys
+path, rc = sys.argv[1], int(sys.argv[2])
+try:
+    with open(path) as f:
+        doc = json.load(f)
+except (OSError, ValueError):
+    print(0, 1)  # crashed before writing its report
+    sys.exit()
+p = f = 0
+for suite in doc.get("testsuites", []):
+    for t in suite.get("testsuite", []):
+        if t.get("status") == "NOTRUN" or t.get("result") in ("SKIPPED", "SUPPRESSED"):
+            continue
+        if t.get("failures"):
+            f += 1
+        else:
+            p += 1
+if rc != 0 and f == 0:
+    f = 1  # the binary failed (e.g. a sanitizer abort) although no test reported a failure
+print(p, f)
+EOF
+)
+read -r up uf <<<"$counts"
+record "unit" "$up" "$uf"
+
+# --- end-to-end, one run per web server ---------------------------------------------------
+for server in lighttpd apache; do
+  summary="$RESULTS/e2e-$server.json"
+  rm -f "$summary"
+  echo "==== end-to-end tests behind $server"
+  timeout -k 30 480 python3 tests/e2e/run.py --server "$server" --build "$BUILD" --summary "$summary"
+  rc=$?
+  counts=$(python3 - "$summary" "$rc" <<'EOF'
+import json, sys
+path, rc = sys.argv[1], int(sys.argv[2])
+try:
+    with open(path) as f:
+        doc = json.load(f)
+    p, f = int(doc["passed"]), int(doc["failed"])
+except (OSError, ValueError, KeyError, TypeError):
+    print(0, 1)  # crashed without a summary
+    sys.exit()
+if rc != 0 and f == 0:
+    f = 1
+print(p, f)
+EOF
+)
+  read -r ep ef <<<"$counts"
+  record "e2e-$server" "$ep" "$ef"
+done
+
+# --- end-to-end: the worker spawned by mod_fcgid (socket on fd 0) and as plain CGI ----------
+summary="$RESULTS/e2e-modes.json"
+rm -f "$summary"
+echo "==== end-to-end tests of the worker's other modes (mod_fcgid, CGI)"
+timeout -k 30 300 python3 tests/e2e/test_worker_modes.py --build "$BUILD" --summary "$summary"
+rc=$?
+read -r mp mf < <(python3 -c '
+import json, sys
+try:
+    d = json.load(open(sys.argv[1])); p, f = int(d["passed"]), int(d["failed"])
+except Exception:
+    p, f = 0, 1
+print(p, f if (f or sys.argv[2] == "0") else 1)' "$summary" "$rc")
+record "e2e-modes" "$mp" "$mf"
+
+# --- lint: clang-format and clang-tidy clean (one check) -----------------------------------
+echo "==== lint (clang-format, clang-tidy)"
+if timeout -k 10 900 bash scripts/lint.sh; then
+  record "lint" 1 0
+else
+  record "lint" 0 1
+fi
+
+# --- totals -------------------------------------------------------------------------------
+total_p=0
+total_f=0
+echo "==== results"
+for i in "${!names[@]}"; do
+  printf '%-14s %5d passed, %d failed\n' "${names[$i]}" "${passed[$i]}" "${failed[$i]}"
+  total_p=$((total_p + passed[i]))
+  total_f=$((total_f + failed[i]))
+done
+echo "$total_p passed, $total_f failed"
+if ((total_f > 0)); then
+  exit 1
+fi
+exit 0

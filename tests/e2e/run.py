@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""Runs the end-to-end suite against one web server: one stack for the whole run, the normal
+tests first, then the disruptive ones (database outage, SIGTERM). Prints unittest's output,
+writes {"passed": N, "failed": M} to --summary, exits non-zero when anything failed.
+
+    python3 tests/e2e/run.py --server lighttpd --summary /tmp/s.json [-k pattern ...]
+"""
+
+import argparse
+import json
+import os
+import signal
+import sys
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import harness as H  # noqa: E402
+import test_foundation  # noqa: E402
+import test_offers  # noqa: E402
+
+MODULES = (test_foundation, test_offers)
+LAST = (test_foundation.DatabaseOutageTests, test_foundation.ShutdownTests)
+
+
+class Deadline(KeyboardInterrupt):
+    pass
+
+
+class TrackingResult(unittest.TextTestResult):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.started = set()
+        self.failed_ids = set()
+        self.skipped_ids = set()
+        self.succeeded = set()
+        self.holder_errors = []  # setUpClass / tearDownClass / module fixture errors
+
+    def _note(self, test):
+        if isinstance(test, unittest.TestCase):
+            self.failed_ids.add(test.id())
+        else:
+            self.holder_errors.append(str(test))
+
+    def startTest(self, test):
+        self.started.add(test.id())
+        super().startTest(test)
+
+    def addFailure(self, test, err):
+        self._note(test)
+        super().addFailure(test, err)
+
+    def addError(self, test, err):
+        self._note(test)
+        super().addError(test, err)
+
+    def addSubTest(self, test, subtest, err):
+        if err is not None:
+            self.failed_ids.add(test.id())
+        super().addSubTest(test, subtest, err)
+
+    def addSuccess(self, test):
+        self.succeeded.add(test.id())
+        super().addSuccess(test)
+
+    def addSkip(self, test, reason):
+        self.skipped_ids.add(test.id())
+        super().addSkip(test, reason)
+
+    def addUnexpectedSuccess(self, test):
+        self.failed_ids.add(test.id())
+        super().addUnexpectedSuccess(test)
+
+
+def test_classes(module):
+    out = []
+    for obj in vars(module).values():
+        if (isinstance(obj, type) and issubclass(obj, unittest.TestCase) and obj.__module__ == module.__name__
+                and obj not in LAST):
+            out.append(obj)
+    return out
+
+
+def build_suite(patterns):
+    loader = unittest.TestLoader()
+    if patterns:
+        loader.testNamePatterns = ["*%s*" % p if "*" not in p else p for p in patterns]
+    suite = unittest.TestSuite()
+    for cls in [c for m in MODULES for c in test_classes(m)] + list(LAST):
+        tests = loader.loadTestsFromTestCase(cls)
+        if tests.countTestCases():
+            suite.addTests(tests)
+    return suite
+
+
+def all_ids(suite):
+    out = []
+    for t in suite:
+        if isinstance(t, unittest.TestSuite):
+            out.extend(all_ids(t))
+        else:
+            out.append(t.id())
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--server", choices=("lighttpd", "apache"), default="lighttpd")
+    ap.add_argument("--summary", help="write {\"passed\": N, \"failed\": M} here")
+    ap.add_argument("--build", default=os.environ.get("BUILD") or "build")
+    ap.add_argument("--deadline", type=int, default=330,
+                    help="seconds for stack start plus tests (stopping is extra, bounded)")
+    ap.add_argument("-k", dest="patterns", action="append", default=[],
+                    help="only tests whose name matches (substring or glob); repeatable")
+    ap.add_argument("--keep", action="store_true", help="keep VAR_DIR afterwards")
+    args = ap.parse_args()
+
+    suite = build_suite(args.patterns)
+    ids = all_ids(suite)
+    t_start = time.monotonic()
+
+    def on_signal(signum, frame):
+        raise KeyboardInterrupt("signal %d" % signum)
+
+    def on_alarm(signum, frame):
+        raise Deadline("deadline of %d s reached" % args.deadline)
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGALRM, on_alarm)
+    signal.alarm(args.deadline)
+
+    stack = H.Stack(args.server, args.build)
+    H.set_stack(stack)
+    runner = unittest.TextTestRunner(stream=sys.stdout, verbosity=2, resultclass=TrackingResult)
+    result = runner._makeResult()
+    problems = []
+    try:
+        try:
+            stack.start()
+            if not H.load_fixtures(stack):
+                problems.append("fixtures were not visible through the API")
+            result.startTestRun()
+            try:
+                suite(result)
+            finally:
+                result.stopTestRun()
+        except H.StackError as e:
+            problems.append("stack: %s" % e)
+        except Deadline as e:
+            problems.append(str(e))
+        except KeyboardInterrupt as e:
+            problems.append("interrupted (%s)" % (e or "Ctrl-C"))
+        except Exception as e:  # noqa: BLE001 - report, then stop the stack
+            problems.append("harness error: %r" % e)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        sys.stdout.flush()
+        diagnostics = stack.diagnostics() if stack.var else ""
+        stack.stop()
+
+    result.printErrors()
+    not_run = [i for i in ids if i not in result.started]
+    ok = result.succeeded - result.failed_ids
+    passed = len([i for i in ids if i in ok])
+    # Failed: everything that neither passed nor was skipped (failures, errors, interrupted or
+    # never run), plus class/module fixture errors.
+    n_failed = len([i for i in ids if i not in ok and i not in result.skipped_ids]) + len(result.holder_errors)
+    if stack.sanitizer_reports:
+        problems.append("sanitizer reports in: %s" % ", ".join(p for p, _ in stack.sanitizer_reports))
+        n_failed += 1
+    if problems and n_failed == 0:
+        n_failed = 1
+    elapsed = time.monotonic() - t_start
+
+    print("-" * 70)
+    print("Ran %d of %d tests against %s in %.1fs" % (len(result.started), len(ids), args.server, elapsed))
+    for p in problems:
+        print("PROBLEM: %s" % p)
+    if not_run:
+        print("not run (counted as failed): %d" % len(not_run))
+    if n_failed and diagnostics:
+        print("----- stack diagnostics (tails) -----")
+        print(diagnostics)
+    print("e2e %s: %d passed, %d failed" % (args.server, passed, n_failed))
+    sys.stdout.flush()
+    stack.cleanup(keep=args.keep)
+
+    if args.summary:
+        os.makedirs(os.path.dirname(os.path.abspath(args.summary)), exist_ok=True)
+        with open(args.summary, "w") as f:
+            json.dump({"passed": passed, "failed": n_failed}, f)
+            f.write("\n")
+    return 1 if n_failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

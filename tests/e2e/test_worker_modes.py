@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""The worker's two other ways to run, each against a real stack:
+- spawned by Apache mod_fcgid with its listening socket on fd 0 (SERVER=apache-fcgid);
+- plain CGI, one request per process, reading the CGI environment and standard input.
+
+    python3 tests/e2e/test_worker_modes.py --summary /tmp/modes.json
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import harness as H  # noqa: E402
+
+QUERY = {"country": "DE", "placement": "popup-main", "extensionVersion": "1.4.2", "limit": 3}
+
+
+def worker_pids(exe):
+    """Pids of running processes of that executable."""
+    exe = os.path.realpath(exe)
+    pids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            if os.path.realpath("/proc/%s/exe" % entry) == exe:
+                pids.append(int(entry))
+        except OSError:
+            continue
+    return pids
+
+
+class FcgidSpawnedTests(unittest.TestCase):
+    """Apache starts the worker itself; nothing else listens for it."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.stack = H.Stack("apache-fcgid")
+        H.set_stack(cls.stack)
+        cls.stack.start()
+        H.load_fixtures(cls.stack)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.stack.stop()
+        cls.stack.cleanup()
+
+    def test_config_and_categories_answer(self):
+        status, headers, body = H.http("GET", "/api/v1/config")
+        self.assertEqual(status, 200)
+        self.assertEqual(headers.get("content-type"), H.JSON_CT)
+        self.assertEqual(json.loads(body)["countries"], H.SELECTED_COUNTRIES)
+        status, _, body = H.http("GET", "/api/v1/categories")
+        self.assertEqual(status, 200)
+        self.assertIn("categories", json.loads(body))
+
+    def test_query_then_impression_recorded_once(self):
+        offers = H.query_offers(**{k: v for k, v in QUERY.items() if k != "placement"})
+        self.assertTrue(offers)
+        token = offers[0]["impressionToken"]
+        for expected in ("recorded", "duplicate"):
+            status, _, body = H.impression(token)
+            self.assertEqual(status, 200)
+            self.assertEqual(json.loads(body), {"status": expected})
+
+    def test_worker_runs_on_the_socket_apache_gave_it(self):
+        H.http("GET", "/api/v1/config")  # make sure one was spawned
+        self.assertFalse(os.path.exists(self.stack.path("run", "placard.pid")),
+                         "the stack must not start a worker of its own under mod_fcgid")
+        # stack.sh gives Apache a www-data-readable copy of the binary under $VAR/fcgid.
+        pids = worker_pids(self.stack.path("fcgid", "placard.fcgi"))
+        on_fd0 = [p for p in pids if os.readlink("/proc/%d/fd/0" % p).startswith("socket:")]
+        self.assertTrue(on_fd0, "no placard.fcgi with a socket on fd 0 (pids %r)" % pids)
+
+
+class CgiModeTests(unittest.TestCase):
+    """No web server: the test plays the CGI gateway."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.stack = H.Stack("lighttpd")
+        H.set_stack(cls.stack)
+        cls.stack.start()
+        H.load_fixtures(cls.stack)
+        # The same config without `listen`: with nothing to listen on, CGI is chosen.
+        with open(cls.stack.path("placard.conf")) as f:
+            lines = [l for l in f if not l.startswith("listen")]
+        cls.config = cls.stack.path("placard-cgi.conf")
+        with open(os.open(cls.config, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
+            f.writelines(lines)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.stack.stop()
+        cls.stack.cleanup()
+
+    def cgi(self, method, uri, body=b"", content_type=None, gateway=True):
+        env = {"PATH": "/usr/bin:/bin", "PLACARD_CONFIG": self.config, "REQUEST_METHOD": method,
+               "REQUEST_URI": uri, "QUERY_STRING": uri.partition("?")[2],
+               "REMOTE_ADDR": "127.0.0.1", "SERVER_PROTOCOL": "HTTP/1.1"}
+        if gateway:
+            env["GATEWAY_INTERFACE"] = "CGI/1.1"
+        if body:
+            env["CONTENT_LENGTH"] = str(len(body))
+        if content_type:
+            env["CONTENT_TYPE"] = content_type
+        for name in ("ASAN_OPTIONS", "UBSAN_OPTIONS"):
+            if name in os.environ:
+                env[name] = os.environ[name]
+        proc = subprocess.run([os.path.join(H.ROOT, self.stack.build, "placard.fcgi")],
+                              input=body, env=env, capture_output=True, timeout=30)
+        return proc
+
+    @staticmethod
+    def parse(stdout):
+        head, _, body = stdout.partition(b"\r\n\r\n")
+        lines = head.decode().split("\r\n")
+        headers = dict(l.split(": ", 1) for l in lines[1:])
+        return lines[0], {k.lower(): v for k, v in headers.items()}, body
+
+    def test_get_config(self):
+        proc = self.cgi("GET", "/api/v1/config")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        status, headers, body = self.parse(proc.stdout)
+        self.assertEqual(status, "Status: 200 OK")
+        self.assertEqual(headers["content-type"], H.JSON_CT)
+        self.assertEqual(int(headers["content-length"]), len(body))
+        self.assertEqual(json.loads(body)["countries"], H.SELECTED_COUNTRIES)
+
+    def test_post_query_reads_standard_input(self):
+        proc = self.cgi("POST", "/api/v1/offers/query", json.dumps(QUERY).encode(),
+                        "application/json")
+        status, _, body = self.parse(proc.stdout)
+        self.assertEqual(status, "Status: 200 OK", body)
+        offers = json.loads(body)["offers"]
+        self.assertTrue(offers)
+        self.assertLessEqual(len(offers), QUERY["limit"])
+
+    def test_errors_use_the_envelope(self):
+        proc = self.cgi("POST", "/api/v1/offers/query", b"{nope", "application/json")
+        status, _, body = self.parse(proc.stdout)
+        self.assertEqual(status, "Status: 400 Bad Request")
+        self.assertEqual(json.loads(body)["error"]["code"], "invalid_json")
+
+    def test_refuses_to_start_with_nothing_to_serve(self):
+        proc = self.cgi("GET", "/api/v1/config", gateway=False)
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn(b"nothing to listen on", proc.stderr)
+        self.assertEqual(proc.stdout, b"")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--summary", required=True)
+    parser.add_argument("--build", default=os.environ.get("BUILD", "build"))
+    args = parser.parse_args()
+    os.environ["BUILD"] = args.build
+    suite = unittest.TestSuite()
+    for case in (FcgidSpawnedTests, CgiModeTests):
+        suite.addTests(unittest.defaultTestLoader.loadTestsFromTestCase(case))
+    result = unittest.TextTestRunner(verbosity=2).run(suite)
+    failed = len(result.failures) + len(result.errors)
+    passed = result.testsRun - failed - len(result.skipped)
+    with open(args.summary, "w") as f:
+        json.dump({"passed": passed, "failed": failed}, f)
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
