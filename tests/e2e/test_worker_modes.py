@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The worker's two other ways to run, each against a real stack:
+"""The worker's two other ways to run, each against a real stack (and, in the same run, the
+operator CLI: test_placardctl):
 - spawned by Apache mod_fcgid with its listening socket on fd 0 (SERVER=apache-fcgid);
 - plain CGI, one request per process, reading the CGI environment and standard input.
 
@@ -17,6 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import harness as H  # noqa: E402
+import test_placardctl  # noqa: E402
 
 QUERY = {"country": "DE", "placement": "popup-main", "extensionVersion": "1.4.2", "limit": 3}
 
@@ -162,7 +164,7 @@ def main():
     args = parser.parse_args()
     os.environ["BUILD"] = args.build
     suite = unittest.TestSuite()
-    for case in (FcgidSpawnedTests, CgiModeTests):
+    for case in (FcgidSpawnedTests, CgiModeTests, test_placardctl.PlacardctlTests):
         suite.addTests(unittest.defaultTestLoader.loadTestsFromTestCase(case))
     result = unittest.TextTestRunner(verbosity=2).run(suite)
     failed = len(result.failures) + len(result.errors)

@@ -46,7 +46,10 @@ std::string body_with(const std::vector<std::pair<std::string, std::string>>& ov
   for (const auto& [name, value] : fields) {
     if (value.empty()) continue;
     if (out.size() > 1) out += ",";
-    out += "\"" + name + "\":" + value;
+    out += '"';
+    out += name;
+    out += "\":";
+    out += value;
   }
   return out + "}";
 }
@@ -173,10 +176,11 @@ TEST(OfferQueryRequest, ExtensionVersion) {
 TEST(OfferQueryRequest, CategoryPaths) {
   const std::string seg32 = "a" + std::string(31, 'b');
   const std::string seg33 = "a" + std::string(32, 'b');
+  const std::string four_segments = seg32 + '.' + seg32 + '.' + seg32 + '.' +
+                                    seg32;  // NOLINT(performance-inefficient-string-concatenation)
   for (const std::string& good :
        {std::string("electronics"), std::string("electronics.phones"), std::string("a.b.c.d"),
-        std::string("0"), std::string("a-"), std::string("9to5.mac-books"), seg32,
-        seg32 + "." + seg32 + "." + seg32 + "." + seg32}) {
+        std::string("0"), std::string("a-"), std::string("9to5.mac-books"), seg32, four_segments}) {
     EXPECT_TRUE(is_category_path(good)) << good;
     const auto q = parse(body_with({{"category", "\"" + good + "\""}}));
     EXPECT_EQ(q.category, std::optional<std::string>(good));
@@ -255,7 +259,8 @@ TEST(OfferQueryRequest, EachFieldInTurnAfterTheOthersAreValid) {
       {"category", "\"A\""}, {"limit", "0"},
   };
   for (std::size_t i = 0; i < broken.size(); ++i) {
-    std::vector<std::pair<std::string, std::string>> overrides(broken.begin() + i, broken.end());
+    std::vector<std::pair<std::string, std::string>> overrides(
+        broken.begin() + static_cast<std::ptrdiff_t>(i), broken.end());
     expect_error(body_with(overrides), "invalid_field", broken[i].first.c_str());
   }
 }

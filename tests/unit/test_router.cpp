@@ -29,7 +29,7 @@ Request make_request(std::string method, std::string path, std::string query = {
 }
 
 // A handler that answers its own name in the body, so the test sees which one ran.
-Router::Handler named(std::string name) {
+Router::Handler named(const std::string& name) {
   return [name](Request&) { return Response::json(200, name); };
 }
 

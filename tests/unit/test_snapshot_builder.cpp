@@ -23,7 +23,6 @@ using placard::catalog::kOpenStart;
 using placard::catalog::LiveOffer;
 using placard::catalog::OfferRow;
 using placard::catalog::parse_settings;
-using placard::catalog::PlacementRow;
 using placard::catalog::Settings;
 using placard::catalog::Snapshot;
 using placard::catalog::SnapshotBuilder;
@@ -406,6 +405,7 @@ TEST(CatalogSnapshotBuilder, CandidatesSortedByPriorityThenId) {
   auto base = sample_base();
   std::vector<OfferRow> rows;
   const int priorities[] = {3, -1, 7, 3, 0, 7, 3, -1, 100, 0};
+  rows.reserve(std::size(priorities));
   for (int i = 0; i < 10; ++i) rows.push_back(offer_row(900 - i * 7, 1, priorities[i], "DE"));
   const auto s = build(base, rows);
   const auto ids = candidate_ids(*s, std::nullopt, "DE");
