@@ -6,7 +6,7 @@
 
 namespace placard::json {
 
-inline constexpr std::size_t kMaxBodyBytes = 16 * 1024;
+inline constexpr std::size_t kMaxBodyBytes = std::size_t{16} * 1024;
 
 // The body rules of contract section 0, in order: Content-Type application/json (415),
 // at most 16 KiB, checked before reading (413), valid JSON object (400 invalid_json).

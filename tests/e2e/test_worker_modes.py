@@ -10,8 +10,12 @@ operator CLI: test_placardctl):
 import argparse
 import json
 import os
+import signal
+import socket
+import struct
 import subprocess
 import sys
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -79,6 +83,37 @@ class FcgidSpawnedTests(unittest.TestCase):
         pids = worker_pids(self.stack.path("fcgid", "placard.fcgi"))
         on_fd0 = [p for p in pids if os.readlink("/proc/%d/fd/0" % p).startswith("socket:")]
         self.assertTrue(on_fd0, "no placard.fcgi with a socket on fd 0 (pids %r)" % pids)
+
+
+def fastcgi_get(port, uri, timeout=10):
+    """One FastCGI request (responder role) over TCP, as a web server would send it; returns the
+    CGI response bytes the application wrote to FCGI_STDOUT."""
+    def record(rtype, content):
+        return struct.pack(">BBHHBx", 1, rtype, 1, len(content), 0) + content
+
+    def pair(name, value):
+        n, v = name.encode(), value.encode()
+        return bytes([len(n), len(v)]) + n + v  # short names and values only
+
+    params = b"".join(pair(k, v) for k, v in (
+        ("REQUEST_METHOD", "GET"), ("REQUEST_URI", uri), ("QUERY_STRING", ""),
+        ("SERVER_PROTOCOL", "HTTP/1.1"), ("REMOTE_ADDR", "127.0.0.1")))
+    begin = struct.pack(">HB5x", 1, 0)  # role responder, do not keep the connection
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        sock.sendall(record(1, begin) + record(4, params) + record(4, b"") + record(5, b""))
+        data = b""
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    out, pos = b"", 0
+    while pos + 8 <= len(data):
+        _, rtype, _, length, padding = struct.unpack(">BBHHB", data[pos:pos + 7])
+        if rtype == 6:  # FCGI_STDOUT
+            out += data[pos + 8:pos + 8 + length]
+        pos += 8 + length + padding
+    return out
 
 
 class CgiModeTests(unittest.TestCase):
@@ -150,11 +185,44 @@ class CgiModeTests(unittest.TestCase):
         self.assertEqual(status, "Status: 400 Bad Request")
         self.assertEqual(json.loads(body)["error"]["code"], "invalid_json")
 
+    def test_tcp_listener_with_thread_count_and_sigterm(self):
+        port = H.free_port()
+        worker = subprocess.Popen(
+            [os.path.join(H.ROOT, self.stack.build, "placard.fcgi"), "--config", self.config,
+             "--listen", "127.0.0.1:%d" % port, "--threads", "3"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            self.assertTrue(H.wait_until(lambda: _connectable(port), timeout=10),
+                            "the worker did not listen on 127.0.0.1:%d" % port)
+            with open("/proc/%d/status" % worker.pid) as f:
+                threads = int([l for l in f if l.startswith("Threads:")][0].split()[1])
+            # main + 3 request threads + catalog refresher + signal watcher
+            self.assertEqual(threads, 1 + 3 + 1 + 1)
+            status, headers, body = self.parse(fastcgi_get(port, "/api/v1/config"))
+            self.assertEqual(status, "Status: 200 OK")
+            self.assertEqual(json.loads(body)["countries"], H.SELECTED_COUNTRIES)
+            started = time.monotonic()
+            worker.send_signal(signal.SIGTERM)
+            self.assertEqual(worker.wait(timeout=5), 0)
+            self.assertLess(time.monotonic() - started, 1.0)
+        finally:
+            if worker.poll() is None:
+                worker.kill()
+                worker.wait()
+
     def test_refuses_to_start_with_nothing_to_serve(self):
         proc = self.cgi("GET", "/api/v1/config", gateway=False)
         self.assertEqual(proc.returncode, 2)
         self.assertIn(b"nothing to listen on", proc.stderr)
         self.assertEqual(proc.stdout, b"")
+
+
+def _connectable(port):
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return True
+    except OSError:
+        return False
 
 
 def main():
