@@ -586,9 +586,25 @@ check_www_data_access() {
   fi
 }
 
+# ---- make bench: the bare FastCGI baseline ----------------------------------------------------
+# BENCH_ECHO_SOCKET=/absolute/path.sock (set by scripts/bench.sh only): the generated web-server
+# config also maps /bench/echo to that socket, where `placard.fcgi --bench-echo` answers. Unset
+# (always, outside the benchmark): the config is exactly the template's.
+bench_echo_config() {
+  local sock="${BENCH_ECHO_SOCKET:-}"
+  [[ -n "$sock" ]] || return 0
+  [[ "$sock" =~ ^/[A-Za-z0-9._/+-]+$ ]] || fail "BENCH_ECHO_SOCKET must be an absolute path of [A-Za-z0-9._/+-]"
+  printf '\n# make bench only (BENCH_ECHO_SOCKET): the bare FastCGI baseline\n'
+  case "$1" in
+    lighttpd) printf 'fastcgi.server += ( "/bench/echo" => (( "socket" => "%s", "check-local" => "disable" )) )\n' "$sock" ;;
+    apache) printf '<Location "/bench/echo">\n    Require all granted\n    SetHandler "proxy:unix:%s|fcgi://localhost/"\n</Location>\n' "$sock" ;;
+  esac
+}
+
 lighttpd_start() {
   local conf="$VAR/lighttpd.conf"
   render "$REPO/lighttpd-conf/placard.conf.in" "$conf"
+  bench_echo_config lighttpd >>"$conf"
   setup_log_header "lighttpd -tt"
   lighttpd -tt -f "$conf" >>"$SETUP_LOG" 2>&1 || fail "lighttpd rejects $conf" "$SETUP_LOG"
   launch "$LOG/lighttpd-error.log" lighttpd -D -f "$conf"
@@ -603,6 +619,7 @@ lighttpd_start() {
 apache_start() {
   local template="$1" conf="$VAR/apache.conf"
   render "$template" "$conf"
+  if [[ "$SERVER" == apache ]]; then bench_echo_config apache >>"$conf"; fi
   setup_log_header "apache2 -t"
   apache2 -t -f "$conf" >>"$SETUP_LOG" 2>&1 || fail "Apache rejects $conf" "$SETUP_LOG"
   rm -f -- "$RUN/apache/httpd.pid"
