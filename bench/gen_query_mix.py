@@ -9,6 +9,11 @@ placements and categories), so every answer should be 200:
 - country: the 30 selected ones, skewed towards the popular ones (DE, US, GB, ...);
 - placement: popup-main 70%, sidebar 20%, newtab 10%;
 - limit: absent half of the time (the placement's maxOffers), else 1..8.
+
+With --scale, the mix for comparing catalog sizes: answers must be the same size at 100 and at
+100,000 offers, or the comparison measures answer size instead of catalog size. Every body asks
+for 3 offers of any category in one of the three most popular countries, which even the
+100-offer catalog fills.
 """
 
 import argparse
@@ -25,8 +30,15 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lines", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=42)
+    ap.add_argument("--scale", action="store_true", help="equal-size answers at any catalog size")
     args = ap.parse_args()
     rnd = random.Random(args.seed)
+    if args.scale:
+        for _ in range(args.lines):
+            body = {"country": rnd.choice(gen_catalog.SELECTED[:3]), "placement": "popup-main",
+                    "extensionVersion": "1.4.2", "limit": 3}
+            sys.stdout.write(json.dumps(body, separators=(",", ":")) + "\n")
+        return
     cats = gen_catalog.categories()
     tops = [p for p, leaf in cats if not leaf]
     leaves = [p for p, leaf in cats if leaf]

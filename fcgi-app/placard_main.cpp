@@ -4,6 +4,7 @@
 //   2. spawned by the web server with the listening socket on fd 0 (mod_fcgid, lighttpd bin-path);
 //   3. as plain CGI, one request per process.
 #include <fcgiapp.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -108,7 +109,7 @@ class ApiThread : public fcgi::RequestHandler {
       : session_(params),
         events_(session_),
         offers_(session_),
-        services_{events_, offers_, rng_},
+        services_{events_, offers_, rng_, nonces_},
         service_(shared, services_) {}
   http::Response handle(http::Request& request) override { return service_.handle(request); }
 
@@ -118,6 +119,7 @@ class ApiThread : public fcgi::RequestHandler {
   db::MysqlEventStore events_;
   db::MysqlOfferTargets offers_;
   util::FastRng rng_;
+  crypto::RandomPool nonces_;
   api::ThreadServices services_;
   api::Service service_;
 };
@@ -168,6 +170,9 @@ class SignalWatcher {
 
 int run(const Options& opt) {
   std::signal(SIGPIPE, SIG_IGN);
+  // A snapshot's large arrays come from mmap, so each rebuild gives the old one back to the
+  // system instead of leaving it in the heap (measured: resident memory doubled otherwise).
+  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
   const sigset_t blocked = SignalWatcher::blocked_set();
   pthread_sigmask(SIG_BLOCK, &blocked, nullptr);  // inherited by every thread made from here
   FCGX_Init();
@@ -208,7 +213,7 @@ int run(const Options& opt) {
         return s;
       },
       [&](const std::string& msg) { log.info(msg); },
-      std::chrono::milliseconds(cfg.catalog_poll_ms));
+      std::chrono::milliseconds(cfg.catalog_poll_ms), [] { malloc_trim(0); });
   refresher.poll_once();  // the first requests find a snapshot (or 503 until the database answers)
 
   const api::SharedServices shared{holder, keys, log};

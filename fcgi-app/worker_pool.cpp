@@ -62,8 +62,11 @@ void serve_thread(int listen_fd, const HandlerFactory& factory, util::Logger& lo
     request.body_reader = [&fcgx](std::size_t n) { return read_fcgi_body(fcgx.in, n); };
     request.request_id = http::choose_request_id(request, rng);
     const http::Response response = handler->handle(request);
-    const std::string bytes = http::render_response(response, request.method == "HEAD");
-    if (FCGX_PutStr(bytes.data(), static_cast<int>(bytes.size()), fcgx.out) < 0) {
+    const std::string head = http::render_response_head(response);
+    const bool with_body = http::response_has_body(response, request.method == "HEAD");
+    if (FCGX_PutStr(head.data(), static_cast<int>(head.size()), fcgx.out) < 0 ||
+        (with_body &&
+         FCGX_PutStr(response.body.data(), static_cast<int>(response.body.size()), fcgx.out) < 0)) {
       log.error(request.request_id, "client went away while the answer was written");
     }
     FCGX_Finish_r(&fcgx);

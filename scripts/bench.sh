@@ -285,6 +285,7 @@ load_offers() {
 python3 "$REPO/bench/gen_catalog.py" base | db
 wait_snapshot "$(catalog_version)"
 python3 "$REPO/bench/gen_query_mix.py" --lines 2000 >"$DATA/query-mix.txt"
+python3 "$REPO/bench/gen_query_mix.py" --lines 2000 --scale >"$DATA/query-scale.txt"
 
 # ---- Measuring -----------------------------------------------------------------------------
 
@@ -364,6 +365,7 @@ ECHO_RPS="$(json_field "$LAST_JSON" 'int(d["requests"] * 1e6 / d["duration_us"])
 load_offers small "$SMALL_OFFERS"
 step warmup-query-small "warm-up" "$Q" body "$DATA/query-mix.txt" offers "${AE[@]}"
 step query-small "offers query, $SMALL_OFFERS offers" "$Q" body "$DATA/query-mix.txt" offers "${AE[@]}"
+step query-scale-small "offers query, 3 per answer, $SMALL_OFFERS offers" "$Q" body "$DATA/query-scale.txt" offers "${AE[@]}"
 
 load_offers big "$OFFERS"
 etag() { curl -s -D - -o /dev/null --max-time 5 "$BASE_URL$1" | sed -n 's/^[Ee][Tt][Aa][Gg]:[[:space:]]*//p' | tr -d '\r'; }
@@ -375,6 +377,7 @@ step categories-304 "GET /api/v1/categories, If-None-Match (304)" /api/v1/catego
   "${AE[@]}" -H "If-None-Match: $CAT_ETAG"
 step warmup-query-big "warm-up" "$Q" body "$DATA/query-mix.txt" offers "${AE[@]}"
 step query-big "offers query, $OFFERS offers" "$Q" body "$DATA/query-mix.txt" offers "${AE[@]}"
+step query-scale-big "offers query, 3 per answer, $OFFERS offers" "$Q" body "$DATA/query-scale.txt" offers "${AE[@]}"
 
 # Tokens for live, non-demo offers with a tracking URL (the click step needs them to redirect).
 db -e "SELECT o.id, MIN(oc.country_code) FROM offers o JOIN offer_countries oc ON oc.offer_id = o.id

@@ -4,7 +4,6 @@
 
 #include "lib/api/offer_query_request.h"
 #include "lib/catalog/selection.h"
-#include "lib/crypto/random.h"
 #include "lib/http/api_error.h"
 #include "lib/json/body.h"
 #include "lib/tokens/token.h"
@@ -50,7 +49,8 @@ void append_offer(std::string& out, const catalog::Snapshot& s, const catalog::L
 }  // namespace
 
 http::Response query_offers(http::Request& request, const catalog::Snapshot& snapshot,
-                            const tokens::KeyRing& keys, util::FastRng& rng, std::int64_t now) {
+                            const tokens::KeyRing& keys, util::FastRng& rng,
+                            crypto::RandomPool& nonces, std::int64_t now) {
   rapidjson::Document body;
   json::parse_object_body(request, body);
   const auto q = parse_offer_query(body);
@@ -88,8 +88,6 @@ http::Response query_offers(http::Request& request, const catalog::Snapshot& sna
   const auto chosen = catalog::select_offers(
       snapshot.offers, snapshot.candidates(category, *country), want, now, rng);
 
-  // One random nonce per offer, shared by its impression and click tokens.
-  const std::string nonces = crypto::random_bytes(16 * chosen.size());
   tokens::TokenClaims claims;
   claims.issued_at = now;
   claims.placement = q.placement;
@@ -99,7 +97,7 @@ http::Response query_offers(http::Request& request, const catalog::Snapshot& sna
   out += R"({"offers":[)";
   for (std::size_t i = 0; i < chosen.size(); ++i) {
     if (i > 0) out += ',';
-    std::copy_n(nonces.begin() + static_cast<std::ptrdiff_t>(16 * i), 16, claims.nonce.begin());
+    nonces.fill(claims.nonce);  // one per offer, shared by its impression and click tokens
     append_offer(out, snapshot, snapshot.offers[chosen[i]], claims, keys);
   }
   out += "]}";

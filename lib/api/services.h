@@ -3,6 +3,7 @@
 
 #include "lib/catalog/snapshot.h"
 #include "lib/catalog/snapshot_holder.h"
+#include "lib/crypto/random_pool.h"
 #include "lib/db/event_store.h"
 #include "lib/db/offer_targets.h"
 #include "lib/tokens/key_ring.h"
@@ -23,6 +24,7 @@ struct ThreadServices {
   db::EventStore& events;
   db::OfferTargets& offers;
   util::FastRng& rng;
+  crypto::RandomPool& nonces;
 };
 
 // The current snapshot, or 503 service_unavailable when none could be loaded yet.

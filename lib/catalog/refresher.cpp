@@ -3,12 +3,13 @@
 namespace placard::catalog {
 
 Refresher::Refresher(SnapshotHolder& holder, ReadVersion read_version, Load load, Report report,
-                     std::chrono::milliseconds interval)
+                     std::chrono::milliseconds interval, Installed installed)
     : holder_(holder),
       read_version_(std::move(read_version)),
       load_(std::move(load)),
       report_(std::move(report)),
-      interval_(interval) {}
+      interval_(interval),
+      installed_(std::move(installed)) {}
 
 bool Refresher::poll_once() {
   try {
@@ -28,6 +29,7 @@ bool Refresher::poll_once() {
             " ms");
     holder_.set(std::move(next));
     failing_ = false;
+    if (installed_) installed_();
     return true;
   } catch (const std::exception& e) {
     if (!failing_)

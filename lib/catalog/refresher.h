@@ -20,9 +20,12 @@ class Refresher {
   using ReadVersion = std::function<std::uint64_t()>;
   using Load = std::function<std::shared_ptr<const Snapshot>()>;
   using Report = std::function<void(const std::string&)>;
+  using Installed = std::function<void()>;
 
+  // installed (optional) runs after each new snapshot is in place, e.g. to hand the memory of
+  // the previous one back to the operating system.
   Refresher(SnapshotHolder& holder, ReadVersion read_version, Load load, Report report,
-            std::chrono::milliseconds interval);
+            std::chrono::milliseconds interval, Installed installed = {});
 
   // One poll: returns true when a new snapshot was installed.
   bool poll_once();
@@ -35,6 +38,7 @@ class Refresher {
   Load load_;
   Report report_;
   std::chrono::milliseconds interval_;
+  Installed installed_;
   bool failing_ = false;
   std::mutex mutex_;
   std::condition_variable wake_;

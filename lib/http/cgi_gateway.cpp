@@ -83,9 +83,13 @@ Request request_from_envp(char** envp) {
   return r;
 }
 
-std::string render_response(const Response& response, bool head) {
+bool response_has_body(const Response& response, bool head) {
+  return !head && response.status != 204 && response.status != 304;
+}
+
+std::string render_response_head(const Response& response) {
   std::string out;
-  out.reserve(256 + response.body.size());
+  out.reserve(256);
   char status[64];
   const auto reason = reason_phrase(response.status);
   std::snprintf(status, sizeof status, "Status: %d %.*s\r\n", response.status,
@@ -97,14 +101,18 @@ std::string render_response(const Response& response, bool head) {
     out += h.value;
     out += "\r\n";
   }
-  const bool bodiless = response.status == 204 || response.status == 304;
-  if (!bodiless) {
+  if (response.status != 204 && response.status != 304) {
     out += "Content-Length: ";
     out += std::to_string(response.body.size());
     out += "\r\n";
   }
   out += "\r\n";
-  if (!head && !bodiless) out += response.body;
+  return out;
+}
+
+std::string render_response(const Response& response, bool head) {
+  std::string out = render_response_head(response);
+  if (response_has_body(response, head)) out += response.body;
   return out;
 }
 
