@@ -20,7 +20,7 @@ export BUILD
 CXXFLAGS ?= -O2 -g
 CXXFLAGS += -std=c++20 -Wall -Wextra -Werror -pthread -MMD -MP -I. $(SANFLAGS)
 LDFLAGS  += -pthread $(SANFLAGS)
-LIBS     := -lfcgi -lmysqlcppconn -lssl -lcrypto -lcurl
+LIBS     := -lfcgi -lmysqlcppconn -lssl -lcrypto -lcurl -lz
 
 LIB_SRCS  := $(shell find lib -name '*.cpp' | sort)
 LIB_OBJS  := $(LIB_SRCS:%.cpp=$(BUILD)/obj/%.o)

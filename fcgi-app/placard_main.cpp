@@ -24,6 +24,7 @@
 #include "lib/catalog/refresher.h"
 #include "lib/config/server_config.h"
 #include "lib/db/catalog_loader.h"
+#include "lib/db/event_batcher.h"
 #include "lib/db/mysql_event_store.h"
 #include "lib/db/mysql_offer_targets.h"
 #include "lib/db/mysql_session.h"
@@ -98,6 +99,12 @@ int open_listen_socket(const std::string& listen, unsigned mode) {
   return fd;
 }
 
+db::InsertFlavor insert_flavor(const std::string& name) {
+  if (name == "returning") return db::InsertFlavor::returning;
+  if (name == "transaction") return db::InsertFlavor::transaction;
+  return db::InsertFlavor::automatic;
+}
+
 db::ConnectionParams runtime_db(const config::ServerConfig& c) {
   return {c.db.socket, c.db.host, c.db.port, c.db.name, c.db.user, c.db.password};
 }
@@ -105,9 +112,10 @@ db::ConnectionParams runtime_db(const config::ServerConfig& c) {
 // The API, per request thread: its own connection, repositories and random generator.
 class ApiThread : public fcgi::RequestHandler {
  public:
-  ApiThread(const api::SharedServices& shared, const db::ConnectionParams& params)
+  ApiThread(const api::SharedServices& shared, const db::ConnectionParams& params,
+            db::EventBatcher& batcher)
       : session_(params),
-        events_(session_),
+        events_(session_, batcher),
         offers_(session_),
         services_{events_, offers_, rng_, nonces_},
         service_(shared, services_) {}
@@ -218,6 +226,8 @@ int run(const Options& opt) {
 
   const api::SharedServices shared{holder, keys, log};
   const auto params = runtime_db(cfg);
+  db::EventBatcher batcher(params, 64, insert_flavor(cfg.db.event_insert),
+                           [&](const std::string& msg) { log.info(msg); });
   const bool spawned = listen.empty() && !FCGX_IsCGI();
   if (listen.empty() && !spawned) {
     if (std::getenv("GATEWAY_INTERFACE") == nullptr) {  // NOLINT(concurrency-mt-unsafe)
@@ -227,7 +237,7 @@ int run(const Options& opt) {
           stderr);
       return 2;
     }
-    ApiThread handler(shared, params);
+    ApiThread handler(shared, params, batcher);
     return fcgi::serve_cgi(handler, log);
   }
 
@@ -241,7 +251,7 @@ int run(const Options& opt) {
   {
     const SignalWatcher watcher(fd, &refresher, log);
     fcgi::serve_fastcgi(
-        fd, threads, [&] { return std::make_unique<ApiThread>(shared, params); }, log);
+        fd, threads, [&] { return std::make_unique<ApiThread>(shared, params, batcher); }, log);
   }
   refresher.stop();
   refresh_thread.join();

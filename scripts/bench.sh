@@ -368,7 +368,7 @@ step query-small "offers query, $SMALL_OFFERS offers" "$Q" body "$DATA/query-mix
 step query-scale-small "offers query, 3 per answer, $SMALL_OFFERS offers" "$Q" body "$DATA/query-scale.txt" offers "${AE[@]}"
 
 load_offers big "$OFFERS"
-etag() { curl -s -D - -o /dev/null --max-time 5 "$BASE_URL$1" | sed -n 's/^[Ee][Tt][Aa][Gg]:[[:space:]]*//p' | tr -d '\r'; }
+etag() { curl -s -D - -o /dev/null --max-time 5 "${AE[@]}" "$BASE_URL$1" | sed -n 's/^[Ee][Tt][Aa][Gg]:[[:space:]]*//p' | tr -d '\r'; }
 step config "GET /api/v1/config" /api/v1/config plain "" "" "${AE[@]}"
 step categories "GET /api/v1/categories" /api/v1/categories plain "" "" "${AE[@]}"
 CAT_ETAG="$(etag /api/v1/categories)"

@@ -6,7 +6,7 @@ set -euo pipefail
 
 readonly PACKAGES=(
   g++ make pkg-config
-  libfcgi-dev rapidjson-dev libmysqlcppconn-dev libssl-dev libcurl4-openssl-dev libgtest-dev
+  libfcgi-dev rapidjson-dev libmysqlcppconn-dev libssl-dev libcurl4-openssl-dev zlib1g-dev libgtest-dev
   mariadb-server mariadb-client
   lighttpd apache2 libapache2-mod-fcgid
   wrk curl python3

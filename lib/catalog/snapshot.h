@@ -49,10 +49,15 @@ struct Snapshot {
   std::int64_t built_at = 0;
   Settings settings;
 
-  std::string config_json;
-  std::string config_etag;
-  std::string categories_json;
-  std::string categories_etag;
+  // Pre-rendered answers: JSON, its gzip, and the ETag of each representation.
+  struct CachedAnswer {
+    std::string json;
+    std::string etag;
+    std::string gzip;
+    std::string gzip_etag;
+  };
+  CachedAnswer config_answer;
+  CachedAnswer categories_answer;
 
   std::vector<std::string> countries;               // selected, sorted; index = country index
   std::unordered_map<std::string, int> placements;  // enabled name -> maxOffers

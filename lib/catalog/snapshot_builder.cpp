@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include "lib/crypto/sha256.h"
+#include "lib/http/gzip.h"
 #include "lib/json/writer.h"
 #include "lib/util/time_format.h"
 
@@ -29,11 +30,17 @@ std::uint16_t append_value(std::string& text, const std::optional<std::string>& 
   return static_cast<std::uint16_t>(text.size() - before);
 }
 
-std::string etag_of(const std::string& body) {
-  const auto digest = crypto::sha256(body);
+// The JSON answer, its gzip, and a strong ETag for each (one per representation).
+Snapshot::CachedAnswer cached_answer(std::string json) {
+  const auto digest = crypto::sha256(json);
   const std::string hex =
       crypto::to_hex(std::string_view(reinterpret_cast<const char*>(digest.data()), 12));
-  return "\"" + hex + "\"";
+  Snapshot::CachedAnswer a;
+  a.etag = "\"" + hex + "\"";
+  a.gzip_etag = "\"" + hex + "-gz\"";
+  a.gzip = http::gzip_compress(json);
+  a.json = std::move(json);
+  return a;
 }
 
 }  // namespace
@@ -175,8 +182,7 @@ void SnapshotBuilder::render_config() {
   }
   w.EndArray();
   w.EndObject();
-  s.config_json = json::to_string(buf);
-  s.config_etag = etag_of(s.config_json);
+  s.config_answer = cached_answer(json::to_string(buf));
 }
 
 void SnapshotBuilder::render_categories() {
@@ -210,8 +216,7 @@ void SnapshotBuilder::render_categories() {
   }
   w.EndArray();
   w.EndObject();
-  s.categories_json = json::to_string(buf);
-  s.categories_etag = etag_of(s.categories_json);
+  s.categories_answer = cached_answer(json::to_string(buf));
 }
 
 std::shared_ptr<const Snapshot> SnapshotBuilder::finish() {

@@ -61,6 +61,11 @@ ServerConfig server_config_from(const std::map<std::string, std::string>& values
       c.db.admin_user = value;
     } else if (key == "db.admin_password") {
       c.db.admin_password = value;
+    } else if (key == "db.event_insert") {
+      if (value != "auto" && value != "returning" && value != "transaction") {
+        throw ConfigError(key + ": expected auto, returning or transaction");
+      }
+      c.db.event_insert = value;
     } else if (key == "token.keys") {
       c.token_keys = value;
     } else if (key == "token.active_key") {
@@ -112,7 +117,8 @@ std::string render_server_config(const ServerConfig& c) {
     << "db.user = " << c.db.user << "\n"
     << "db.password = " << c.db.password << "\n"
     << "db.admin_user = " << c.db.admin_user << "\n"
-    << "db.admin_password = " << c.db.admin_password << "\n\n"
+    << "db.admin_password = " << c.db.admin_password << "\n"
+    << "db.event_insert = " << c.db.event_insert << "\n\n"
     << "# HMAC keys for impression and click tokens; the active one signs, all verify.\n"
     << "token.keys = " << c.token_keys << "\n"
     << "token.active_key = " << c.token_active_key << "\n"

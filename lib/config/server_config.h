@@ -14,6 +14,9 @@ struct DatabaseConfig {
   std::string password;
   std::string admin_user;  // for migrations and operator commands; empty = user
   std::string admin_password;
+  // How batched impression/click inserts learn which rows were new: "auto" (RETURNING on
+  // MariaDB, else a transaction of single-row inserts), "returning" or "transaction".
+  std::string event_insert = "auto";
 };
 
 // Everything the server config file holds. Secrets live here, never in the database.

@@ -1,19 +1,23 @@
 #pragma once
+#include "lib/db/event_batcher.h"
 #include "lib/db/event_store.h"
 #include "lib/db/mysql_session.h"
 
 namespace placard::db {
 
+// A request thread's view of the events: writes go through the shared batcher, the rare read
+// (was an expired token's impression recorded?) through the thread's own session.
 class MysqlEventStore : public EventStore {
  public:
-  explicit MysqlEventStore(MysqlSession& session) : session_(session) {}
+  MysqlEventStore(MysqlSession& session, EventBatcher& batcher)
+      : session_(session), batcher_(batcher) {}
   bool record_impression(const EventRecord& event) override;
   bool impression_recorded(const std::array<unsigned char, 16>& nonce) override;
   bool record_click(const EventRecord& event) override;
 
  private:
-  bool insert_ignore(const std::string& sql, const EventRecord& event);
   MysqlSession& session_;
+  EventBatcher& batcher_;
 };
 
 }  // namespace placard::db

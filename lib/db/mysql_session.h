@@ -50,26 +50,30 @@ class MysqlSession {
   void reset();
 
   // Runs work(*this). Connection loss: reset, and for idempotent work one retry; then
-  // DatabaseUnavailable. Other SQL errors: DatabaseError (the message has the detail, for the log).
+  // DatabaseUnavailable. A deadlock or lock wait timeout: idempotent work is retried twice.
+  // Other SQL errors: DatabaseError (the message has the detail, for the log).
   template <typename Work>
   auto run(bool idempotent, Work&& work) -> decltype(work(*this)) {
     for (int attempt = 0;; ++attempt) {
       try {
         return work(*this);
       } catch (const sql::SQLException& e) {
-        if (!is_connection_error(e.getErrorCode())) {
-          throw DatabaseError(std::string("SQL error ") + std::to_string(e.getErrorCode()) + ": " +
-                              e.what());
-        }
-        reset();
-        if (!idempotent || attempt >= 1) {
-          throw DatabaseUnavailable(std::string("database unreachable: ") + e.what());
+        const int code = e.getErrorCode();
+        if (is_connection_error(code)) {
+          reset();
+          if (!idempotent || attempt >= 1) {
+            throw DatabaseUnavailable(std::string("database unreachable: ") + e.what());
+          }
+        } else if (!idempotent || !is_transient_error(code) || attempt >= 2) {
+          throw DatabaseError(std::string("SQL error ") + std::to_string(code) + ": " + e.what());
         }
       }
     }
   }
 
   static bool is_connection_error(int code);
+  // Deadlock (1213) or lock wait timeout (1205): the statement was rolled back, try again.
+  static bool is_transient_error(int code) { return code == 1213 || code == 1205; }
 
  private:
   ConnectionParams params_;

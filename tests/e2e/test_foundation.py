@@ -2,6 +2,7 @@
 plus request logging, database outage and SIGTERM (the last two are disruptive: run.py runs
 them last)."""
 
+import gzip
 import json
 import os
 import re
@@ -179,6 +180,29 @@ def fetch_categories():
 
 
 class CategoriesTests(JsonCase):
+    def test_gzip_representation_for_clients_that_accept_it(self):
+        for path in ("/api/v1/categories", "/api/v1/config"):
+            st, plain_h, plain = H.http("GET", path)
+            self.assertEqual(st, 200)
+            self.assertNotIn("content-encoding", plain_h)
+            self.assertEqual(plain_h.get("vary"), "Accept-Encoding")
+            st, gz_h, body = H.http("GET", path, headers={"Accept-Encoding": "gzip, deflate, br"})
+            self.assertEqual(st, 200)
+            self.assertEqual(gz_h.get("content-encoding"), "gzip")
+            self.assertEqual(gz_h.get("vary"), "Accept-Encoding")
+            self.assertEqual(gz_h.get("content-type"), H.JSON_CT)
+            self.assertEqual(gzip.decompress(body), plain)
+            # One strong ETag per representation, each revalidating only itself.
+            self.assertNotEqual(gz_h["etag"], plain_h["etag"])
+            st, h, body = H.http("GET", path, headers={"Accept-Encoding": "gzip",
+                                                      "If-None-Match": gz_h["etag"]})
+            self.assertEqual((st, body), (304, b""))
+            self.assertEqual(h.get("etag"), gz_h["etag"])
+            st, _, _ = H.http("GET", path, headers={"If-None-Match": gz_h["etag"]})
+            self.assertEqual(st, 200)
+            st, h, _ = H.http("GET", path, headers={"Accept-Encoding": "gzip;q=0, *"})
+            self.assertNotIn("content-encoding", h)
+
     def test_categories_exact_tree(self):
         doc = self.assertJsonResponse(H.http("GET", "/api/v1/categories"))
         self.assertJsonEqual(doc, {"categories": EXPECTED_TREE})

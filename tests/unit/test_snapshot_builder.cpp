@@ -163,7 +163,7 @@ TEST(CatalogSnapshotBuilder, VersionAndBuildTime) {
 TEST(CatalogSnapshotBuilder, ConfigJsonExact) {
   const auto s = build(sample_base(), sample_offers());
   EXPECT_EQ(
-      s->config_json,
+      s->config_answer.json,
       R"({"apiVersion":1,"available":true,"refreshIntervalSeconds":900,)"
       R"("minExtensionVersion":"1.0.0","countries":["DE","FR","US"],)"
       R"("placements":[{"name":"popup-main","maxOffers":6},{"name":"sidebar","maxOffers":3}]})");
@@ -181,25 +181,27 @@ TEST(CatalogSnapshotBuilder, ConfigJsonReflectsSettings) {
   base.countries = {};
   base.placements = {};
   const auto s = build(base, {});
-  EXPECT_EQ(s->config_json, R"({"apiVersion":1,"available":false,"refreshIntervalSeconds":120,)"
-                            R"("minExtensionVersion":"2.10.3","countries":[],"placements":[]})");
+  EXPECT_EQ(s->config_answer.json,
+            R"({"apiVersion":1,"available":false,"refreshIntervalSeconds":120,)"
+            R"("minExtensionVersion":"2.10.3","countries":[],"placements":[]})");
 }
 
 TEST(CatalogSnapshotBuilder, PlacementMaxOffersClampedTo1To20) {
   auto base = sample_base();
   base.placements = {{"zeta", 50, true}, {"alpha", 0, true}, {"mid", 20, true}, {"one", 1, true}};
   const auto s = build(base, {});
-  EXPECT_NE(s->config_json.find(R"("placements":[{"name":"alpha","maxOffers":1},)"
-                                R"({"name":"mid","maxOffers":20},{"name":"one","maxOffers":1},)"
-                                R"({"name":"zeta","maxOffers":20}]})"),
-            std::string::npos)
-      << s->config_json;
+  EXPECT_NE(
+      s->config_answer.json.find(R"("placements":[{"name":"alpha","maxOffers":1},)"
+                                 R"({"name":"mid","maxOffers":20},{"name":"one","maxOffers":1},)"
+                                 R"({"name":"zeta","maxOffers":20}]})"),
+      std::string::npos)
+      << s->config_answer.json;
 }
 
 TEST(CatalogSnapshotBuilder, CategoriesJsonExactTree) {
   const auto s = build(sample_base(), sample_offers());
   EXPECT_EQ(
-      s->categories_json,
+      s->categories_answer.json,
       R"({"categories":[)"
       R"({"path":"fashion","name":"Fashion","icon":"shirt","displayOrder":5,"children":[]},)"
       R"({"path":"books","name":"Books","icon":"book","displayOrder":10,"children":[]},)"
@@ -237,7 +239,7 @@ TEST(CatalogSnapshotBuilder, DisabledParentHidesEnabledChild) {
                      category(3, "c", std::nullopt, "C", "i", 1, true)};
   const auto s = build(base, {});
   EXPECT_EQ(
-      s->categories_json,
+      s->categories_answer.json,
       R"({"categories":[{"path":"c","name":"C","icon":"i","displayOrder":1,"children":[]}]})");
   EXPECT_EQ(s->enabled_category_by_path.count("a.b"), 0u);
 }
@@ -252,7 +254,7 @@ TEST(CatalogSnapshotBuilder, SiblingsSortedByDisplayOrderThenPath) {
                      category(6, "beta.x", 3, "X", "x", 0),
                      category(7, "beta.a", 3, "A2", "a", 9)};
   const auto s = build(base, {});
-  EXPECT_EQ(s->categories_json,
+  EXPECT_EQ(s->categories_answer.json,
             R"({"categories":[)"
             R"({"path":"neg","name":"N","icon":"n","displayOrder":-3,"children":[]},)"
             R"({"path":"beta","name":"B","icon":"b","displayOrder":1,"children":[)"
@@ -270,7 +272,7 @@ TEST(CatalogSnapshotBuilder, CategoryWithMissingParentIsDisabledAndReported) {
   std::vector<std::string> problems;
   const auto s = build(base, {offer_row(1, 2, 1, "")}, &problems);
   EXPECT_EQ(
-      s->categories_json,
+      s->categories_answer.json,
       R"({"categories":[{"path":"a","name":"A","icon":"i","displayOrder":1,"children":[]}]})");
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_NE(problems[0].find("orphan.x"), std::string::npos) << problems[0];
@@ -280,17 +282,17 @@ TEST(CatalogSnapshotBuilder, CategoryNamesAreJsonEscaped) {
   CatalogBase base;
   base.categories = {category(1, "a", std::nullopt, "Caf\xc3\xa9 \"Q\" \\ \x01", "i", 1)};
   const auto s = build(base, {});
-  EXPECT_EQ(s->categories_json,
+  EXPECT_EQ(s->categories_answer.json,
             "{\"categories\":[{\"path\":\"a\",\"name\":\"Caf\xc3\xa9 \\\"Q\\\" \\\\ \\u0001\","
             "\"icon\":\"i\",\"displayOrder\":1,\"children\":[]}]}");
 }
 
 TEST(CatalogSnapshotBuilder, EtagIsQuotedDigestOfTheBody) {
   const auto s = build(sample_base(), sample_offers());
-  EXPECT_EQ(s->config_etag, expected_etag(s->config_json));
-  EXPECT_EQ(s->categories_etag, expected_etag(s->categories_json));
-  EXPECT_EQ(s->config_etag.size(), 26u);
-  EXPECT_NE(s->config_etag, s->categories_etag);
+  EXPECT_EQ(s->config_answer.etag, expected_etag(s->config_answer.json));
+  EXPECT_EQ(s->categories_answer.etag, expected_etag(s->categories_answer.json));
+  EXPECT_EQ(s->config_answer.etag.size(), 26u);
+  EXPECT_NE(s->config_answer.etag, s->categories_answer.etag);
 }
 
 TEST(CatalogSnapshotBuilder, EtagStableForSameContent) {
@@ -301,10 +303,10 @@ TEST(CatalogSnapshotBuilder, EtagStableForSameContent) {
   std::reverse(base.placements.begin(), base.placements.end());
   std::reverse(base.categories.begin(), base.categories.end());
   const auto b = build(base, {offer_row(1, 1, 1, "DE")});  // ...and other offers
-  EXPECT_EQ(a->config_json, b->config_json);
-  EXPECT_EQ(a->config_etag, b->config_etag);
-  EXPECT_EQ(a->categories_json, b->categories_json);
-  EXPECT_EQ(a->categories_etag, b->categories_etag);
+  EXPECT_EQ(a->config_answer.json, b->config_answer.json);
+  EXPECT_EQ(a->config_answer.etag, b->config_answer.etag);
+  EXPECT_EQ(a->categories_answer.json, b->categories_answer.json);
+  EXPECT_EQ(a->categories_answer.etag, b->categories_answer.etag);
 }
 
 TEST(CatalogSnapshotBuilder, EtagChangesWhenContentChanges) {
@@ -313,30 +315,30 @@ TEST(CatalogSnapshotBuilder, EtagChangesWhenContentChanges) {
   auto more_countries = sample_base();
   more_countries.countries[1].selected = true;  // GB
   const auto b = build(more_countries, {});
-  EXPECT_NE(a->config_etag, b->config_etag);
-  EXPECT_EQ(a->categories_etag, b->categories_etag);
+  EXPECT_NE(a->config_answer.etag, b->config_answer.etag);
+  EXPECT_EQ(a->categories_answer.etag, b->categories_answer.etag);
 
   auto placement = sample_base();
   placement.placements[0].max_offers = 4;
-  EXPECT_NE(a->config_etag, build(placement, {})->config_etag);
+  EXPECT_NE(a->config_answer.etag, build(placement, {})->config_answer.etag);
 
   auto switched_off = sample_base();
   switched_off.settings["available"] = "false";
-  EXPECT_NE(a->config_etag, build(switched_off, {})->config_etag);
+  EXPECT_NE(a->config_answer.etag, build(switched_off, {})->config_answer.etag);
 
   auto renamed = sample_base();
   renamed.categories[1].name = "Mobile phones";
   const auto c = build(renamed, {});
-  EXPECT_NE(a->categories_etag, c->categories_etag);
-  EXPECT_EQ(a->config_etag, c->config_etag);
+  EXPECT_NE(a->categories_answer.etag, c->categories_answer.etag);
+  EXPECT_EQ(a->config_answer.etag, c->config_answer.etag);
 
   auto disabled = sample_base();
   disabled.categories[2].enabled = false;  // books
-  EXPECT_NE(a->categories_etag, build(disabled, {})->categories_etag);
+  EXPECT_NE(a->categories_answer.etag, build(disabled, {})->categories_answer.etag);
 
   auto reordered = sample_base();
   reordered.categories[9].display_order = 50;  // electronics.tv moves last
-  EXPECT_NE(a->categories_etag, build(reordered, {})->categories_etag);
+  EXPECT_NE(a->categories_answer.etag, build(reordered, {})->categories_answer.etag);
 }
 
 TEST(CatalogSnapshotBuilder, OnlyServableOffersAreKept) {
@@ -595,7 +597,7 @@ TEST(CatalogSettings, BuilderReportsSettingProblems) {
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_NE(problems[0].find("refreshIntervalSeconds"), std::string::npos);
   EXPECT_EQ(s->settings.refresh_interval_seconds, 900);
-  EXPECT_NE(s->config_json.find("\"refreshIntervalSeconds\":900,"), std::string::npos);
+  EXPECT_NE(s->config_answer.json.find("\"refreshIntervalSeconds\":900,"), std::string::npos);
 }
 
 }  // namespace

@@ -1,0 +1,171 @@
+#include "lib/db/event_batcher.h"
+
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "lib/crypto/sha256.h"
+
+namespace placard::db {
+
+namespace {
+
+std::string nonce_hex_upper(const EventRecord& e) {
+  std::string hex = crypto::to_hex(
+      std::string_view(reinterpret_cast<const char*>(e.nonce.data()), e.nonce.size()));
+  std::transform(hex.begin(), hex.end(), hex.begin(),
+                 [](char c) { return (c >= 'a' && c <= 'f') ? static_cast<char>(c - 32) : c; });
+  return hex;
+}
+
+const char* table_name(EventTable t) {
+  return t == EventTable::impressions ? "impressions" : "clicks";
+}
+
+constexpr const char* kColumns = " (token_nonce, offer_id, placement, country, issued_at) VALUES ";
+constexpr const char* kRow = "(UNHEX(?), ?, ?, ?, FROM_UNIXTIME(?))";
+
+void bind_row(sql::PreparedStatement& st, unsigned first, const EventRecord& e) {
+  st.setString(first, nonce_hex_upper(e));
+  st.setUInt64(first + 1, e.offer_id);
+  st.setString(first + 2, e.placement);
+  st.setString(first + 3, e.country);
+  st.setInt64(first + 4, e.issued_at);
+}
+
+bool is_mariadb(MysqlSession& session) {
+  const auto rs = query(session.prepared("SELECT VERSION()"));
+  return rs->next() && rs->getString(1).asStdString().find("MariaDB") != std::string::npos;
+}
+
+}  // namespace
+
+EventBatcher::EventBatcher(ConnectionParams params, std::size_t max_batch, InsertFlavor flavor,
+                           Report report)
+    : params_(std::move(params)),
+      max_batch_(std::max<std::size_t>(1, max_batch)),
+      flavor_(flavor),
+      report_(std::move(report)),
+      writer_([this] { run(); }) {}
+
+EventBatcher::~EventBatcher() {
+  {
+    const std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  work_.notify_all();
+  writer_.join();
+}
+
+bool EventBatcher::record(EventTable table, const EventRecord& event) {
+  Pending p{table, &event, false, false, nullptr};
+  std::unique_lock lock(mutex_);
+  if (stopping_) throw DatabaseUnavailable("the event writer is stopping");
+  queue_.push_back(&p);
+  work_.notify_one();
+  done_.wait(lock, [&] { return p.done; });
+  if (p.error) std::rethrow_exception(p.error);
+  return p.recorded;
+}
+
+void EventBatcher::run() {
+  const DriverThreadScope scope;
+  MysqlSession session(params_);
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    work_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+    if (queue_.empty()) return;  // stopping, and nothing left to write
+    std::vector<Pending*> batch;
+    while (!queue_.empty() && batch.size() < max_batch_) {
+      batch.push_back(queue_.front());
+      queue_.pop_front();
+    }
+    lock.unlock();
+    for (const EventTable table : {EventTable::impressions, EventTable::clicks}) {
+      std::vector<Pending*> group;
+      std::copy_if(batch.begin(), batch.end(), std::back_inserter(group),
+                   [&](const Pending* p) { return p->table == table; });
+      if (group.empty()) continue;
+      try {
+        write(session, table, group);
+      } catch (...) {
+        for (auto* p : group) p->error = std::current_exception();
+      }
+    }
+    lock.lock();
+    for (auto* p : batch) p->done = true;
+    done_.notify_all();
+  }
+}
+
+void EventBatcher::write(MysqlSession& session, EventTable table, std::vector<Pending*>& group) {
+  // One order for every writer on every host, so two batches never wait on each other's keys
+  // in opposite orders (deadlocks).
+  std::sort(group.begin(), group.end(),
+            [](const Pending* a, const Pending* b) { return a->event->nonce < b->event->nonce; });
+  session.run(true, [&](MysqlSession& s) {
+    if (flavor_ == InsertFlavor::automatic) {
+      flavor_ = is_mariadb(s) ? InsertFlavor::returning : InsertFlavor::transaction;
+    }
+    if (report_) {
+      report_(flavor_ == InsertFlavor::returning
+                  ? "events: batched inserts with INSERT IGNORE ... RETURNING"
+                  : "events: batched inserts in transactions of single-row inserts");
+      report_ = nullptr;  // once
+    }
+    if (flavor_ == InsertFlavor::returning) {
+      write_returning(s, table, group);
+    } else {
+      write_in_transaction(s, table, group);
+    }
+  });
+}
+
+void EventBatcher::write_returning(MysqlSession& session, EventTable table,
+                                   std::vector<Pending*>& group) {
+  std::string sql = std::string("INSERT IGNORE INTO ") + table_name(table) + kColumns;
+  for (std::size_t i = 0; i < group.size(); ++i) {
+    if (i > 0) sql += ", ";
+    sql += kRow;
+  }
+  sql += " RETURNING HEX(token_nonce)";
+  auto& st = session.prepared(sql);  // one statement per batch size, prepared once
+  for (std::size_t i = 0; i < group.size(); ++i) {
+    bind_row(st, static_cast<unsigned>(5 * i + 1), *group[i]->event);
+  }
+  // The rows this statement inserted; a nonce twice in one batch is inserted (returned) once.
+  std::unordered_map<std::string, int> inserted;
+  const auto rs = query(st);
+  while (rs->next()) ++inserted[rs->getString(1).asStdString()];
+  for (auto* p : group) {
+    auto it = inserted.find(nonce_hex_upper(*p->event));
+    p->recorded = it != inserted.end() && it->second > 0;
+    if (p->recorded) --it->second;
+  }
+}
+
+void EventBatcher::write_in_transaction(MysqlSession& session, EventTable table,
+                                        std::vector<Pending*>& group) {
+  auto& conn = session.connection();
+  const std::unique_ptr<sql::Statement> tx(conn.createStatement());
+  auto& st =
+      session.prepared(std::string("INSERT IGNORE INTO ") + table_name(table) + kColumns + kRow);
+  tx->execute("START TRANSACTION");
+  try {
+    for (auto* p : group) {
+      bind_row(st, 1, *p->event);
+      p->recorded = st.executeUpdate() == 1;
+    }
+    tx->execute("COMMIT");
+  } catch (...) {
+    try {
+      tx->execute("ROLLBACK");
+    } catch (const sql::SQLException&) {
+      // The connection is gone: the transaction went with it.
+    }
+    throw;
+  }
+}
+
+}  // namespace placard::db

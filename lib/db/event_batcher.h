@@ -1,0 +1,71 @@
+#pragma once
+// Only lib/db/*.cpp and fcgi-app include this header (it needs mysql_session.h).
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "lib/db/event_store.h"
+#include "lib/db/mysql_session.h"
+
+namespace placard::db {
+
+enum class EventTable { impressions, clicks };
+
+// How the writer learns which rows of a multi-row insert were new.
+enum class InsertFlavor {
+  returning,    // MariaDB: one INSERT IGNORE ... RETURNING per batch
+  transaction,  // portable (MySQL 8): one single-row INSERT IGNORE per event, one commit per batch
+  automatic,    // RETURNING when the server says it is MariaDB
+};
+
+// Records impressions and clicks from every request thread through one writer thread and its
+// own connection: whatever is queued while the previous batch commits goes into the next batch,
+// so the database sees one statement and one commit for many events. record() returns only
+// after the commit, so "recorded" still means durable, and the unique key on the token nonce
+// still decides, inside InnoDB, which of any concurrent retries (on any host) counts.
+class EventBatcher {
+ public:
+  using Report = std::function<void(const std::string&)>;
+  // report (optional) hears which way of inserting the writer settled on.
+  EventBatcher(ConnectionParams params, std::size_t max_batch, InsertFlavor flavor,
+               Report report = {});
+  ~EventBatcher();
+  EventBatcher(const EventBatcher&) = delete;
+  EventBatcher& operator=(const EventBatcher&) = delete;
+
+  // True when this call recorded the event, false when it was recorded before. Throws
+  // DatabaseUnavailable or DatabaseError.
+  bool record(EventTable table, const EventRecord& event);
+
+ private:
+  struct Pending {
+    EventTable table;
+    const EventRecord* event;
+    bool done = false;
+    bool recorded = false;
+    std::exception_ptr error;
+  };
+
+  void run();
+  void write(MysqlSession& session, EventTable table, std::vector<Pending*>& group);
+  void write_returning(MysqlSession& session, EventTable table, std::vector<Pending*>& group);
+  void write_in_transaction(MysqlSession& session, EventTable table, std::vector<Pending*>& group);
+
+  ConnectionParams params_;
+  std::size_t max_batch_;
+  InsertFlavor flavor_;
+  Report report_;
+  std::mutex mutex_;
+  std::condition_variable work_;
+  std::condition_variable done_;
+  std::deque<Pending*> queue_;
+  bool stopping_ = false;
+  std::thread writer_;  // last: starts after everything above is ready
+};
+
+}  // namespace placard::db
