@@ -26,7 +26,6 @@
 #include "lib/db/catalog_loader.h"
 #include "lib/db/event_batcher.h"
 #include "lib/db/mysql_event_store.h"
-#include "lib/db/mysql_offer_targets.h"
 #include "lib/db/mysql_session.h"
 #include "lib/util/time_format.h"
 
@@ -116,8 +115,7 @@ class ApiThread : public fcgi::RequestHandler {
             db::EventBatcher& batcher)
       : session_(params),
         events_(session_, batcher),
-        offers_(session_),
-        services_{events_, offers_, rng_, nonces_},
+        services_{events_, events_, rng_, nonces_},
         service_(shared, services_) {}
   http::Response handle(http::Request& request) override { return service_.handle(request); }
 
@@ -125,7 +123,6 @@ class ApiThread : public fcgi::RequestHandler {
   db::DriverThreadScope driver_scope_;
   db::MysqlSession session_;
   db::MysqlEventStore events_;
-  db::MysqlOfferTargets offers_;
   util::FastRng rng_;
   crypto::RandomPool nonces_;
   api::ThreadServices services_;

@@ -40,33 +40,53 @@ http::Response html_refusal(const http::ApiError& error) {
   return r;
 }
 
-http::Response redirect(const http::Request& request, const catalog::Snapshot& snapshot,
-                        const tokens::KeyRing& keys, db::OfferTargets& offers,
-                        db::EventStore& events, std::int64_t now) {
-  const auto offer_id = parse_offer_id(request.param("offerId"));
-  const auto offer = offers.find(offer_id);
-  if (!offer || offer->is_demo) throw http::not_found();
-
-  const auto token = request.query_param("t");
-  if (!token || token->empty()) throw invalid_token("The link has no token");
-  const auto claims = verified_claims(keys, *token, tokens::TokenKind::click);
-  if (claims.offer_id != offer_id) throw invalid_token("The token belongs to another offer");
-  if (is_expired(claims, snapshot.settings, now)) throw token_expired();
-
+// The contract's order once the offer is known: unknown or demo 404, then the token's verdict
+// (400/410), then the offer's state at this moment (410).
+std::optional<http::ApiError> click_refusal(const std::optional<db::OfferTarget>& offer,
+                                            const std::optional<http::ApiError>& token_error,
+                                            std::int64_t now) {
+  if (!offer || offer->is_demo) return http::not_found();
+  if (token_error) return token_error;
   const bool in_window = (!offer->valid_from || *offer->valid_from <= now) &&
                          (!offer->valid_until || now < *offer->valid_until);
-  if (!offer->enabled || !in_window) throw offer_unavailable();
+  if (!offer->enabled || !in_window) return offer_unavailable();
   if (!offer->tracking_url || !is_safe_redirect_target(*offer->tracking_url)) {
-    throw offer_unavailable();
+    return offer_unavailable();
+  }
+  return std::nullopt;
+}
+
+http::Response redirect(const http::Request& request, const catalog::Snapshot& snapshot,
+                        const tokens::KeyRing& keys, db::ClickStore& clicks, std::int64_t now) {
+  const auto offer_id = parse_offer_id(request.param("offerId"));
+  // The token is judged here, its verdict applied after the offer's existence (404 comes first).
+  std::optional<http::ApiError> token_error;
+  tokens::TokenClaims claims;
+  try {
+    const auto token = request.query_param("t");
+    if (!token || token->empty()) throw invalid_token("The link has no token");
+    claims = verified_claims(keys, *token, tokens::TokenKind::click);
+    if (claims.offer_id != offer_id) throw invalid_token("The token belongs to another offer");
+    if (is_expired(claims, snapshot.settings, now)) throw token_expired();
+  } catch (const http::ApiError& e) {
+    token_error = e;
   }
 
-  const std::string click_id = tokens::nonce_hex(claims.nonce);
-  if (request.method != "HEAD") events.record_click(event_of(claims));
+  std::optional<http::ApiError> refusal;
+  const bool record = request.method != "HEAD";  // HEAD answers the same and records nothing
+  const auto offer = clicks.follow(
+      offer_id, [&](const std::optional<db::OfferTarget>& o) -> std::optional<db::EventRecord> {
+        refusal = click_refusal(o, token_error, now);
+        if (refusal || !record) return std::nullopt;
+        return event_of(claims);
+      });
+  if (refusal) throw *refusal;
 
   const auto param = sub_id_parameter(offer->network);
   http::Response r = http::Response::empty(302);
   r.set_header("Location", param.empty() ? *offer->tracking_url
-                                         : with_query_param(*offer->tracking_url, param, click_id));
+                                         : with_query_param(*offer->tracking_url, param,
+                                                            tokens::nonce_hex(claims.nonce)));
   r.set_header("Cache-Control", "no-store");
   r.set_header("Referrer-Policy", "no-referrer");
   return r;
@@ -121,10 +141,9 @@ std::string_view sub_id_parameter(std::string_view network) {
 }
 
 http::Response follow_click(http::Request& request, const catalog::Snapshot& snapshot,
-                            const tokens::KeyRing& keys, db::OfferTargets& offers,
-                            db::EventStore& events, std::int64_t now) {
+                            const tokens::KeyRing& keys, db::ClickStore& clicks, std::int64_t now) {
   try {
-    return redirect(request, snapshot, keys, offers, events, now);
+    return redirect(request, snapshot, keys, clicks, now);
   } catch (http::ApiError& e) {
     // A refusal must not be cached either: the same link may work after a fix, or not at all.
     e.with_header("Cache-Control", "no-store");

@@ -4,8 +4,7 @@
 #include <string_view>
 
 #include "lib/catalog/snapshot.h"
-#include "lib/db/event_store.h"
-#include "lib/db/offer_targets.h"
+#include "lib/db/click_store.h"
 #include "lib/http/request.h"
 #include "lib/http/response.h"
 #include "lib/tokens/key_ring.h"
@@ -15,8 +14,7 @@ namespace placard::api {
 // GET/HEAD /r/click/:offerId?t= (contract section 4). The offer's state is read from the
 // database at click time. Refusals are HTML for browsers, JSON otherwise.
 http::Response follow_click(http::Request& request, const catalog::Snapshot& snapshot,
-                            const tokens::KeyRing& keys, db::OfferTargets& offers,
-                            db::EventStore& events, std::int64_t now);
+                            const tokens::KeyRing& keys, db::ClickStore& clicks, std::int64_t now);
 
 // Only absolute http(s) URLs with a host and no whitespace or control characters.
 bool is_safe_redirect_target(std::string_view url);

@@ -23,7 +23,7 @@ http::Router make_router(const SharedServices& shared, ThreadServices& thread) {
                              util::unix_now());
   });
   r.add("GET", "/r/click/:offerId", [&shared, &thread](http::Request& req) {
-    return follow_click(req, *require_snapshot(shared), shared.keys, thread.offers, thread.events,
+    return follow_click(req, *require_snapshot(shared), shared.keys, thread.clicks,
                         util::unix_now());
   });
   return r;

@@ -4,8 +4,8 @@
 #include "lib/catalog/snapshot.h"
 #include "lib/catalog/snapshot_holder.h"
 #include "lib/crypto/random_pool.h"
+#include "lib/db/click_store.h"
 #include "lib/db/event_store.h"
-#include "lib/db/offer_targets.h"
 #include "lib/tokens/key_ring.h"
 #include "lib/util/fast_rng.h"
 #include "lib/util/logger.h"
@@ -22,7 +22,7 @@ struct SharedServices {
 // Owned by one request thread.
 struct ThreadServices {
   db::EventStore& events;
-  db::OfferTargets& offers;
+  db::ClickStore& clicks;
   util::FastRng& rng;
   crypto::RandomPool& nonces;
 };

@@ -59,7 +59,23 @@ EventBatcher::~EventBatcher() {
 }
 
 bool EventBatcher::record(EventTable table, const EventRecord& event) {
-  Pending p{table, &event, false, false, nullptr};
+  Pending p{};
+  p.table = table;
+  p.event = &event;
+  return submit(p);
+}
+
+std::optional<OfferTarget> EventBatcher::follow_click(std::uint64_t offer_id,
+                                                      const ClickStore::Decide& decide) {
+  Pending p{};
+  p.table = EventTable::clicks;
+  p.offer_id = offer_id;
+  p.decide = &decide;
+  submit(p);
+  return std::move(p.target);
+}
+
+bool EventBatcher::submit(Pending& p) {
   std::unique_lock lock(mutex_);
   if (stopping_) throw DatabaseUnavailable("the event writer is stopping");
   queue_.push_back(&p);
@@ -82,20 +98,78 @@ void EventBatcher::run() {
       queue_.pop_front();
     }
     lock.unlock();
-    for (const EventTable table : {EventTable::impressions, EventTable::clicks}) {
-      std::vector<Pending*> group;
-      std::copy_if(batch.begin(), batch.end(), std::back_inserter(group),
-                   [&](const Pending* p) { return p->table == table; });
-      if (group.empty()) continue;
-      try {
-        write(session, table, group);
-      } catch (...) {
-        for (auto* p : group) p->error = std::current_exception();
-      }
-    }
+    write_batch(session, batch);
     lock.lock();
     for (auto* p : batch) p->done = true;
     done_.notify_all();
+  }
+}
+
+void EventBatcher::write_batch(MysqlSession& session, std::vector<Pending*>& batch) {
+  std::vector<Pending*> clicks;
+  std::copy_if(batch.begin(), batch.end(), std::back_inserter(clicks),
+               [](const Pending* p) { return p->decide != nullptr; });
+  if (!clicks.empty()) {
+    try {
+      read_offers(session, clicks);
+    } catch (...) {
+      for (auto* p : clicks) p->error = std::current_exception();
+    }
+    for (auto* p : clicks) {
+      if (p->error) continue;
+      try {
+        p->decided = (*p->decide)(p->target);
+        if (p->decided) p->event = &*p->decided;
+      } catch (...) {
+        p->error = std::current_exception();
+      }
+    }
+  }
+  for (const EventTable table : {EventTable::impressions, EventTable::clicks}) {
+    std::vector<Pending*> group;
+    std::copy_if(batch.begin(), batch.end(), std::back_inserter(group), [&](const Pending* p) {
+      return p->table == table && p->event != nullptr && !p->error;
+    });
+    if (group.empty()) continue;
+    try {
+      write(session, table, group);
+    } catch (...) {
+      for (auto* p : group) p->error = std::current_exception();
+    }
+  }
+}
+
+void EventBatcher::read_offers(MysqlSession& session, std::vector<Pending*>& clicks) {
+  std::vector<std::uint64_t> ids;
+  for (const auto* p : clicks) ids.push_back(p->offer_id);
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  std::string sql =
+      "SELECT id, enabled, is_demo, network, tracking_url, UNIX_TIMESTAMP(valid_from), "
+      "UNIX_TIMESTAMP(valid_until) FROM offers WHERE id IN (";
+  for (std::size_t i = 0; i < ids.size(); ++i) sql += i == 0 ? "?" : ", ?";
+  sql += ")";
+  std::unordered_map<std::uint64_t, OfferTarget> found;
+  session.run(true, [&](MysqlSession& s) {
+    found.clear();
+    auto& st = s.prepared(sql);  // one statement per number of distinct offers
+    for (std::size_t i = 0; i < ids.size(); ++i) st.setUInt64(static_cast<unsigned>(i + 1), ids[i]);
+    const auto rs = query(st);
+    while (rs->next()) {
+      OfferTarget t;
+      t.id = rs->getUInt64(1);
+      t.enabled = rs->getBoolean(2);
+      t.is_demo = rs->getBoolean(3);
+      t.network = rs->getString(4).asStdString();
+      if (!rs->isNull(5)) t.tracking_url = rs->getString(5).asStdString();
+      if (!rs->isNull(6)) t.valid_from = rs->getInt64(6);
+      if (!rs->isNull(7)) t.valid_until = rs->getInt64(7);
+      found.emplace(t.id, std::move(t));
+    }
+  });
+  for (auto* p : clicks) {
+    const auto it = found.find(p->offer_id);
+    if (it != found.end()) p->target = it->second;
   }
 }
 

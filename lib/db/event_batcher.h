@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "lib/db/click_store.h"
 #include "lib/db/event_store.h"
 #include "lib/db/mysql_session.h"
 
@@ -42,16 +43,27 @@ class EventBatcher {
   // DatabaseUnavailable or DatabaseError.
   bool record(EventTable table, const EventRecord& event);
 
+  // ClickStore::follow, batched: the offers of all queued clicks are read in one statement, each
+  // click's decision runs on the writer thread, and the clicks to record go into one insert.
+  std::optional<OfferTarget> follow_click(std::uint64_t offer_id, const ClickStore::Decide& decide);
+
  private:
   struct Pending {
     EventTable table;
-    const EventRecord* event;
+    const EventRecord* event = nullptr;          // the event to insert, once known
+    std::uint64_t offer_id = 0;                  // clicks: the offer to read
+    const ClickStore::Decide* decide = nullptr;  // clicks: what to record, given the offer
+    std::optional<OfferTarget> target;           // clicks: the offer as read
+    std::optional<EventRecord> decided;          // clicks: decide's answer
     bool done = false;
     bool recorded = false;
     std::exception_ptr error;
   };
 
+  bool submit(Pending& p);
   void run();
+  void write_batch(MysqlSession& session, std::vector<Pending*>& batch);
+  void read_offers(MysqlSession& session, std::vector<Pending*>& clicks);
   void write(MysqlSession& session, EventTable table, std::vector<Pending*>& group);
   void write_returning(MysqlSession& session, EventTable table, std::vector<Pending*>& group);
   void write_in_transaction(MysqlSession& session, EventTable table, std::vector<Pending*>& group);

@@ -8,8 +8,8 @@ bool MysqlEventStore::record_impression(const EventRecord& event) {
   return batcher_.record(EventTable::impressions, event);
 }
 
-bool MysqlEventStore::record_click(const EventRecord& event) {
-  return batcher_.record(EventTable::clicks, event);
+std::optional<OfferTarget> MysqlEventStore::follow(std::uint64_t offer_id, const Decide& decide) {
+  return batcher_.follow_click(offer_id, decide);
 }
 
 bool MysqlEventStore::impression_recorded(const std::array<unsigned char, 16>& nonce) {

@@ -1,19 +1,21 @@
 #pragma once
+#include "lib/db/click_store.h"
 #include "lib/db/event_batcher.h"
 #include "lib/db/event_store.h"
 #include "lib/db/mysql_session.h"
 
 namespace placard::db {
 
-// A request thread's view of the events: writes go through the shared batcher, the rare read
-// (was an expired token's impression recorded?) through the thread's own session.
-class MysqlEventStore : public EventStore {
+// A request thread's view of the events: writes and click lookups go through the shared
+// batcher, the rare read (was an expired token's impression recorded?) through the thread's own
+// session.
+class MysqlEventStore : public EventStore, public ClickStore {
  public:
   MysqlEventStore(MysqlSession& session, EventBatcher& batcher)
       : session_(session), batcher_(batcher) {}
   bool record_impression(const EventRecord& event) override;
   bool impression_recorded(const std::array<unsigned char, 16>& nonce) override;
-  bool record_click(const EventRecord& event) override;
+  std::optional<OfferTarget> follow(std::uint64_t offer_id, const Decide& decide) override;
 
  private:
   MysqlSession& session_;
