@@ -9,8 +9,9 @@ namespace placard::api {
 http::Response record_impression(http::Request& request, const catalog::Snapshot& snapshot,
                                  const tokens::KeyRing& keys, db::EventStore& events,
                                  std::int64_t now) {
-  rapidjson::Document body;
-  json::parse_object_body(request, body);
+  json::BodyDocument parsed;
+  json::parse_object_body(request, parsed.doc());
+  const rapidjson::Document& body = parsed.doc();
   const auto it = body.FindMember("impressionToken");
   if (it == body.MemberEnd()) throw http::missing_field("impressionToken");
   if (!it->value.IsString()) {

@@ -51,8 +51,9 @@ void append_offer(std::string& out, const catalog::Snapshot& s, const catalog::L
 http::Response query_offers(http::Request& request, const catalog::Snapshot& snapshot,
                             const tokens::KeyRing& keys, util::FastRng& rng,
                             crypto::RandomPool& nonces, std::int64_t now) {
-  rapidjson::Document body;
-  json::parse_object_body(request, body);
+  json::BodyDocument parsed;
+  json::parse_object_body(request, parsed.doc());
+  const rapidjson::Document& body = parsed.doc();
   const auto q = parse_offer_query(body);
   const auto& settings = snapshot.settings;
   if (q.extension_version < settings.min_extension_version) {

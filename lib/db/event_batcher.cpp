@@ -76,11 +76,14 @@ std::optional<OfferTarget> EventBatcher::follow_click(std::uint64_t offer_id,
 }
 
 bool EventBatcher::submit(Pending& p) {
-  std::unique_lock lock(mutex_);
-  if (stopping_) throw DatabaseUnavailable("the event writer is stopping");
-  queue_.push_back(&p);
+  {
+    const std::lock_guard lock(mutex_);
+    if (stopping_) throw DatabaseUnavailable("the event writer is stopping");
+    queue_.push_back(&p);
+  }
   work_.notify_one();
-  done_.wait(lock, [&] { return p.done; });
+  // Only this request's own semaphore: the writer wakes exactly the requests it answered.
+  p.ready.acquire();
   if (p.error) std::rethrow_exception(p.error);
   return p.recorded;
 }
@@ -99,9 +102,8 @@ void EventBatcher::run() {
     }
     lock.unlock();
     write_batch(session, batch);
+    for (auto* p : batch) p->ready.release();
     lock.lock();
-    for (auto* p : batch) p->done = true;
-    done_.notify_all();
   }
 }
 

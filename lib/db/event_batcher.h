@@ -6,6 +6,7 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <semaphore>
 #include <thread>
 #include <vector>
 
@@ -55,9 +56,9 @@ class EventBatcher {
     const ClickStore::Decide* decide = nullptr;  // clicks: what to record, given the offer
     std::optional<OfferTarget> target;           // clicks: the offer as read
     std::optional<EventRecord> decided;          // clicks: decide's answer
-    bool done = false;
     bool recorded = false;
     std::exception_ptr error;
+    std::binary_semaphore ready{0};  // released by the writer when the fields above are final
   };
 
   bool submit(Pending& p);
@@ -74,7 +75,6 @@ class EventBatcher {
   Report report_;
   std::mutex mutex_;
   std::condition_variable work_;
-  std::condition_variable done_;
   std::deque<Pending*> queue_;
   bool stopping_ = false;
   std::thread writer_;  // last: starts after everything above is ready
