@@ -18,53 +18,26 @@ issued_at int64, offer_id uint64, country[2], placement length + placement.
 """
 
 import argparse
-import base64
-import hashlib
-import hmac
 import http.client
 import json
 import os
-import struct
 import sys
 import time
 import urllib.parse
 
-KINDS = {"impression": 1, "click": 2}
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
+import placard_tokens  # noqa: E402
 
-
-def b64u(data):
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+KINDS = {"impression": placard_tokens.IMPRESSION, "click": placard_tokens.CLICK}
 
 
 def read_keys(path):
     """(active kid, key bytes) from placard.conf's token.keys / token.active_key."""
-    conf = {}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.strip()
-            if not line or line.startswith("#") or "=" not in line:
-                continue
-            k, v = line.split("=", 1)
-            conf[k.strip()] = v.strip()
-    active = conf.get("token.active_key", "")
-    for entry in conf.get("token.keys", "").split(","):
-        entry = entry.strip()
-        if ":" not in entry:
-            continue
-        kid, key = entry.split(":", 1)
-        if kid.strip() == active:
-            key = key.strip()
-            return active, base64.urlsafe_b64decode(key + "=" * (-len(key) % 4))
-    raise SystemExit("mint_tokens: no key for token.active_key=%r in %s" % (active, path))
-
-
-def mint(kid, key, kind, offer_id, country, placement, issued_at):
-    kid_b = kid.encode("ascii")
-    pl = placement.encode("ascii")
-    payload = (bytes([1, KINDS[kind], len(kid_b)]) + kid_b + os.urandom(16)
-               + struct.pack(">qQ", issued_at, offer_id) + country.encode("ascii")
-               + bytes([len(pl)]) + pl)
-    return b64u(payload) + "." + b64u(hmac.new(key, payload, hashlib.sha256).digest())
+    keys, active = placard_tokens.token_keys(placard_tokens.read_config(path))
+    if active not in keys:
+        raise SystemExit("mint_tokens: no key for token.active_key=%r in %s" % (active, path))
+    return active, keys[active]
 
 
 def record(url, tokens):
@@ -104,7 +77,7 @@ def main():
     out = []
     for i in range(args.count):
         offer_id, country = offers[i % len(offers)]
-        t = mint(kid, key, args.kind, offer_id, country, args.placement, now)
+        t = placard_tokens.mint(KINDS[args.kind], kid, key, offer_id, country, args.placement, now)
         out.append(t if args.kind == "impression" else "/r/click/%d?t=%s" % (offer_id, t))
     tmp = args.out + ".tmp"
     with open(tmp, "w", encoding="ascii") as f:

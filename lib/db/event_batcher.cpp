@@ -143,6 +143,7 @@ void EventBatcher::write_batch(MysqlSession& session, std::vector<Pending*>& bat
 
 void EventBatcher::read_offers(MysqlSession& session, std::vector<Pending*>& clicks) {
   std::vector<std::uint64_t> ids;
+  ids.reserve(clicks.size());
   for (const auto* p : clicks) ids.push_back(p->offer_id);
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());

@@ -14,10 +14,7 @@ the port from that range instead of letting the kernel choose), E2E_KEEP=1 (keep
 """
 
 import atexit
-import base64
 import contextlib
-import hashlib
-import hmac
 import http.client as httpclient
 import json
 import os
@@ -26,7 +23,6 @@ import secrets
 import shutil
 import signal
 import socket
-import struct
 import subprocess
 import sys
 import tempfile
@@ -35,6 +31,8 @@ import time
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import placard_tokens  # noqa: E402
 HTTP_TIMEOUT = 15.0
 
 JSON_CT = "application/json; charset=utf-8"
@@ -251,15 +249,7 @@ class Stack:
 
     def config(self):
         """`$VAR/placard.conf` as a dict (lines `key = value`; `#` comments)."""
-        out = {}
-        with open(self.path("placard.conf"), encoding="utf-8") as f:
-            for line in f:
-                line = line.strip()
-                if not line or line.startswith("#") or "=" not in line:
-                    continue
-                k, v = line.split("=", 1)
-                out[k.strip()] = v.strip()
-        return out
+        return placard_tokens.read_config(self.path("placard.conf"))
 
     # -- HTTP
     def http(self, method, path, body=None, headers=None, timeout=HTTP_TIMEOUT):
@@ -427,28 +417,15 @@ def impression(token, headers=None):
 # --------------------------------------------------------------------------------------------
 # Tokens (format: see lib/tokens/token.h and the brief)
 
-def b64u(data):
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
-
-
-def b64u_decode(text):
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+b64u = placard_tokens.b64u
+b64u_decode = placard_tokens.b64u_decode
+decode_token = placard_tokens.decode
+IMPRESSION, CLICK = placard_tokens.IMPRESSION, placard_tokens.CLICK
 
 
 def token_keys():
     """({kid: key bytes}, active kid) from placard.conf."""
-    cfg = config()
-    keys = {}
-    for entry in cfg["token.keys"].split(","):
-        entry = entry.strip()
-        if not entry:
-            continue
-        kid, key = entry.split(":", 1)
-        keys[kid.strip()] = b64u_decode(key.strip())
-    return keys, cfg["token.active_key"]
-
-
-IMPRESSION, CLICK = 1, 2
+    return placard_tokens.token_keys(config())
 
 
 def mint_token(kind, offer_id, country="DE", placement="wide", issued_at=None, kid=None,
@@ -457,33 +434,7 @@ def mint_token(kind, offer_id, country="DE", placement="wide", issued_at=None, k
     kid = active if kid is None else kid
     key = keys[kid] if key is None else key
     issued_at = int(time.time()) if issued_at is None else int(issued_at)
-    nonce = secrets.token_bytes(16) if nonce is None else nonce
-    kid_b = kid.encode("ascii")
-    pl = placement.encode("ascii")
-    payload = (bytes([1, kind, len(kid_b)]) + kid_b + nonce + struct.pack(">qQ", issued_at, int(offer_id))
-               + country.encode("ascii") + bytes([len(pl)]) + pl)
-    sig = hmac.new(key, payload, hashlib.sha256).digest()
-    return b64u(payload) + "." + b64u(sig)
-
-
-def decode_token(token):
-    """Fields of a token (no signature check)."""
-    payload_text, _ = token.split(".", 1)
-    p = b64u_decode(payload_text)
-    version, kind, kid_len = p[0], p[1], p[2]
-    i = 3
-    kid = p[i:i + kid_len].decode("ascii")
-    i += kid_len
-    nonce = p[i:i + 16]
-    i += 16
-    issued_at, offer_id = struct.unpack(">qQ", p[i:i + 16])
-    i += 16
-    country = p[i:i + 2].decode("ascii")
-    i += 2
-    pl_len = p[i]
-    placement = p[i + 1:i + 1 + pl_len].decode("ascii")
-    return {"version": version, "kind": kind, "kid": kid, "nonce": nonce, "issued_at": issued_at,
-            "offer_id": offer_id, "country": country, "placement": placement}
+    return placard_tokens.mint(kind, kid, key, offer_id, country, placement, issued_at, nonce)
 
 
 def token_from_click_url(url):
@@ -703,6 +654,33 @@ def fixtures_visible():
         return False
     st, _, b = query(category="electronics")
     return st == 200 and [o["id"] for o in json.loads(b)["offers"]] == ELECTRONICS_DE
+
+
+class StackTestCase(unittest.TestCase):
+    """A test class with a stack of its own (started once for the class, stopped after it):
+    SERVER picks the web server, FIXTURES whether the suite's fixtures are loaded, and
+    prepare_stack() may change the stack before that."""
+
+    SERVER = "lighttpd"
+    FIXTURES = True
+
+    @classmethod
+    def setUpClass(cls):
+        cls.stack = Stack(cls.SERVER)
+        set_stack(cls.stack)
+        cls.stack.start()
+        cls.prepare_stack()
+        if cls.FIXTURES:
+            load_fixtures(cls.stack)
+
+    @classmethod
+    def prepare_stack(cls):
+        pass
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.stack.stop()
+        cls.stack.cleanup()
 
 
 def load_fixtures(stack=None):

@@ -7,7 +7,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -17,17 +16,8 @@ import harness as H  # noqa: E402
 COMMANDS = ["init", "migrate", "demo-data", "account", "check", "catalog"]
 
 
-class PlacardctlTests(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.stack = H.Stack("lighttpd")
-        H.set_stack(cls.stack)
-        cls.stack.start()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.stack.stop()
-        cls.stack.cleanup()
+class PlacardctlTests(H.StackTestCase):
+    FIXTURES = False
 
     def ctl(self, *args, stdin=b"", config=True):
         cmd = [os.path.join(H.ROOT, self.stack.build, "placardctl")]

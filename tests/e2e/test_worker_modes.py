@@ -43,20 +43,10 @@ def worker_pids(exe):
     return pids
 
 
-class FcgidSpawnedTests(unittest.TestCase):
+class FcgidSpawnedTests(H.StackTestCase):
     """Apache starts the worker itself; nothing else listens for it."""
 
-    @classmethod
-    def setUpClass(cls):
-        cls.stack = H.Stack("apache-fcgid")
-        H.set_stack(cls.stack)
-        cls.stack.start()
-        H.load_fixtures(cls.stack)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.stack.stop()
-        cls.stack.cleanup()
+    SERVER = "apache-fcgid"
 
     def test_config_and_categories_answer(self):
         status, headers, body = H.http("GET", "/api/v1/config")
@@ -117,26 +107,17 @@ def fastcgi_get(port, uri, timeout=10):
     return out
 
 
-class CgiModeTests(unittest.TestCase):
+class CgiModeTests(H.StackTestCase):
     """No web server: the test plays the CGI gateway."""
 
     @classmethod
-    def setUpClass(cls):
-        cls.stack = H.Stack("lighttpd")
-        H.set_stack(cls.stack)
-        cls.stack.start()
-        H.load_fixtures(cls.stack)
+    def prepare_stack(cls):
         # The same config without `listen`: with nothing to listen on, CGI is chosen.
         with open(cls.stack.path("placard.conf")) as f:
             lines = [l for l in f if not l.startswith("listen")]
         cls.config = cls.stack.path("placard-cgi.conf")
         with open(os.open(cls.config, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
             f.writelines(lines)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.stack.stop()
-        cls.stack.cleanup()
 
     def cgi(self, method, uri, body=b"", content_type=None, gateway=True):
         env = {"PATH": "/usr/bin:/bin", "PLACARD_CONFIG": self.config, "REQUEST_METHOD": method,
@@ -218,15 +199,12 @@ class CgiModeTests(unittest.TestCase):
         self.assertEqual(proc.stdout, b"")
 
 
-class PortableEventInsertTests(unittest.TestCase):
+class PortableEventInsertTests(H.StackTestCase):
     """db.event_insert = transaction: the writer path for servers without INSERT ... RETURNING
     (MySQL 8), run here against MariaDB: the same answers and the same counting."""
 
     @classmethod
-    def setUpClass(cls):
-        cls.stack = H.Stack("lighttpd")
-        H.set_stack(cls.stack)
-        cls.stack.start()
+    def prepare_stack(cls):
         path = cls.stack.path("placard.conf")
         with open(path) as f:
             text = f.read()
@@ -234,12 +212,6 @@ class PortableEventInsertTests(unittest.TestCase):
         with open(path, "w") as f:
             f.write(text.replace("db.event_insert = auto\n", "db.event_insert = transaction\n"))
         cls.stack.restart()
-        H.load_fixtures(cls.stack)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.stack.stop()
-        cls.stack.cleanup()
 
     def fresh_token(self):
         offers = H.query_offers(**{k: v for k, v in QUERY.items() if k != "placement"})

@@ -1,0 +1,80 @@
+"""Placard's token format and config file, for the end-to-end tests and the benchmark (Python 3
+standard library). One implementation, so the two cannot drift from each other; both must agree
+with lib/tokens/token.h, which the tests check against the real worker.
+
+Token: base64url_nopad(payload) "." base64url_nopad(HMAC-SHA-256(key, payload)); payload,
+big-endian: version 1, kind (1 impression, 2 click), kid length + kid, 16-byte nonce,
+issued_at int64, offer_id uint64, country (2 bytes), placement length + placement.
+"""
+
+import base64
+import hashlib
+import hmac
+import os
+import struct
+
+IMPRESSION, CLICK = 1, 2
+
+
+def b64u(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def b64u_decode(text):
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def read_config(path):
+    """A placard.conf as a dict (lines `key = value`; `#` comments)."""
+    out = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith("#") or "=" not in line:
+                continue
+            k, v = line.split("=", 1)
+            out[k.strip()] = v.strip()
+    return out
+
+
+def token_keys(conf):
+    """({kid: key bytes}, active kid) from a config dict's token.keys / token.active_key."""
+    keys = {}
+    for entry in conf.get("token.keys", "").split(","):
+        entry = entry.strip()
+        if ":" not in entry:
+            continue
+        kid, key = entry.split(":", 1)
+        keys[kid.strip()] = b64u_decode(key.strip())
+    return keys, conf.get("token.active_key", "")
+
+
+def mint(kind, kid, key, offer_id, country, placement, issued_at, nonce=None):
+    """A signed token; nonce: 16 bytes, random when not given."""
+    nonce = os.urandom(16) if nonce is None else nonce
+    kid_b = kid.encode("ascii")
+    pl = placement.encode("ascii")
+    payload = (bytes([1, kind, len(kid_b)]) + kid_b + nonce
+               + struct.pack(">qQ", int(issued_at), int(offer_id)) + country.encode("ascii")
+               + bytes([len(pl)]) + pl)
+    return b64u(payload) + "." + b64u(hmac.new(key, payload, hashlib.sha256).digest())
+
+
+def decode(token):
+    """The fields of a token (the signature is not checked)."""
+    payload_text, _ = token.split(".", 1)
+    p = b64u_decode(payload_text)
+    version, kind, kid_len = p[0], p[1], p[2]
+    i = 3
+    kid = p[i:i + kid_len].decode("ascii")
+    i += kid_len
+    nonce = p[i:i + 16]
+    i += 16
+    issued_at, offer_id = struct.unpack(">qQ", p[i:i + 16])
+    i += 16
+    country = p[i:i + 2].decode("ascii")
+    i += 2
+    pl_len = p[i]
+    placement = p[i + 1:i + 1 + pl_len].decode("ascii")
+    return {"version": version, "kind": kind, "kid": kid, "nonce": nonce, "issued_at": issued_at,
+            "offer_id": offer_id, "country": country, "placement": placement}
