@@ -46,7 +46,6 @@ struct LiveOffer {
 // the catalog version changes; shared read-only by all request threads.
 struct Snapshot {
   std::uint64_t version = 0;
-  std::int64_t built_at = 0;
   Settings settings;
 
   // Pre-rendered answers: JSON, its gzip, and the ETag of each representation.

@@ -48,7 +48,6 @@ Snapshot::CachedAnswer cached_answer(std::string json) {
 SnapshotBuilder::SnapshotBuilder(CatalogBase base, std::int64_t now)
     : snap_(std::make_unique<Snapshot>()), now_(now), placements_(std::move(base.placements)) {
   snap_->version = base.version;
-  snap_->built_at = now;
   snap_->settings = parse_settings(base.settings, problems_);
   for (const auto& c : base.countries) {
     if (c.selected) snap_->countries.push_back(c.code);

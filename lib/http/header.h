@@ -13,7 +13,6 @@ struct Header {
 
 using Headers = std::vector<Header>;
 
-std::string to_lower_ascii(std::string_view s);
 bool iequals(std::string_view a, std::string_view b);
 
 // First value of a header (name must be lower-case); empty when absent.
