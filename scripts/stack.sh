@@ -237,9 +237,26 @@ WORKER_LAUNCH_PID=""
 WEB_LAUNCH_PID=""
 TMP_FILES=()
 
+# stop_leftovers: Apache children that outlived their parent (seen: one hung on a mod_fcgid
+# worker that had crashed, ignored the parent's SIGTERMs and stayed when the parent exited) and
+# mod_fcgid's workers. Only processes of this stack's own config file or binary copy.
+stop_leftovers() {
+  local target pattern
+  for target in "apache2 -f $VAR/apache.conf" "$VAR/fcgid/placard.fcgi"; do
+    pattern="$(printf '%s' "$target" | sed 's/[][\\.*^$+?(){}|]/\\&/g')"
+    if pgrep -f -- "$pattern" >/dev/null 2>&1; then
+      pkill -TERM -f -- "$pattern" 2>/dev/null || true
+      sleep 1
+      pkill -KILL -f -- "$pattern" 2>/dev/null || true
+      say "stopped leftover processes of $target"
+    fi
+  done
+}
+
 stop_web() {
   stop_process "lighttpd" "$LIGHTTPD_PID" lighttpd "$WEB_STOP_SECONDS" "$WEB_LAUNCH_PID"
   stop_process "Apache" "$APACHE_PID" apache2 "$WEB_STOP_SECONDS" "$WEB_LAUNCH_PID"
+  stop_leftovers
   # SERVER=apache-fcgid: the www-data-readable copy of the config goes with the server.
   rm -rf -- "$VAR/fcgid" "$RUN/fcgid"
 }
