@@ -824,6 +824,16 @@ cmd_start() {
   print_banner start
 }
 
+# Everything of this stack, in order (web server, worker, database), under the stack lock.
+stop_all() {
+  lock
+  stop_web
+  stop_worker
+  stop_db
+  rm -f -- "$STACK_ENV"
+  unlock
+}
+
 # In `run`: stop everything (in order) on a signal, or when a component dies.
 shutdown_run() {
   local status="$1"
@@ -831,12 +841,7 @@ shutdown_run() {
   trap - ERR
   printf '\n'
   say "stopping"
-  lock
-  stop_web
-  stop_worker
-  stop_db
-  rm -f -- "$STACK_ENV"
-  unlock
+  stop_all
   say "stopped"
   exit "$status"
 }
@@ -892,12 +897,7 @@ cmd_stop() {
     return 0
   fi
   mkdir -p -- "$RUN"
-  lock
-  stop_web
-  stop_worker
-  stop_db
-  rm -f -- "$STACK_ENV"
-  unlock
+  stop_all
   say "stopped (nothing of this stack runs under $VAR)"
 }
 
