@@ -1,0 +1,230 @@
+// The impression and click handlers against small fakes of their stores: the token checks that
+// live in the API layer (wrong offer, expiry, kind) and the order of the click's refusals.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "lib/api/clicks.h"
+#include "lib/api/impressions.h"
+#include "lib/crypto/base64.h"
+#include "lib/http/api_error.h"
+#include "lib/tokens/token.h"
+
+namespace {
+
+using placard::catalog::Snapshot;
+using placard::db::ClickStore;
+using placard::db::EventRecord;
+using placard::db::OfferTarget;
+using placard::http::ApiError;
+using placard::http::Request;
+using placard::tokens::KeyRing;
+using placard::tokens::TokenClaims;
+using placard::tokens::TokenKind;
+
+constexpr std::int64_t kNow = 1'800'000'000;
+
+KeyRing keys() {
+  return KeyRing::parse("k1:" + placard::crypto::base64url_encode(std::string(32, 'k')), "k1");
+}
+
+std::string token(TokenKind kind, std::uint64_t offer, std::int64_t issued_at, char nonce = 'n') {
+  TokenClaims c;
+  c.kind = kind;
+  c.nonce.fill(static_cast<unsigned char>(nonce));
+  c.issued_at = issued_at;
+  c.offer_id = offer;
+  c.placement = "popup-main";
+  c.country = "DE";
+  return placard::tokens::sign_token(keys(), c);
+}
+
+// Impressions: a set of recorded nonces.
+class FakeEvents : public placard::db::EventStore {
+ public:
+  bool record_impression(const EventRecord& e) override { return seen.insert(e.nonce).second; }
+  bool impression_recorded(const std::array<unsigned char, 16>& n) override {
+    return seen.count(n) > 0;
+  }
+  std::set<std::array<unsigned char, 16>> seen;
+};
+
+// Clicks: offers by id, and what the decision asked to record.
+class FakeClicks : public ClickStore {
+ public:
+  std::optional<OfferTarget> follow(std::uint64_t id, const Decide& decide) override {
+    const auto it = offers.find(id);
+    std::optional<OfferTarget> target;
+    if (it != offers.end()) target = it->second;
+    if (auto event = decide(target)) recorded.push_back(*event);
+    return target;
+  }
+  std::map<std::uint64_t, OfferTarget> offers;
+  std::vector<EventRecord> recorded;
+};
+
+OfferTarget offer(std::uint64_t id, std::string network = "admitad") {
+  OfferTarget t;
+  t.id = id;
+  t.enabled = true;
+  t.network = std::move(network);
+  t.tracking_url = "https://ad.example/go?x=1";
+  return t;
+}
+
+Request impression_request(const std::string& t) {
+  Request r;
+  r.method = "POST";
+  r.path = "/api/v1/events/impression";
+  r.headers.push_back({"content-type", "application/json"});
+  r.body = R"({"impressionToken":")" + t + "\"}";
+  return r;
+}
+
+Request click_request(std::uint64_t id, const std::string& t, const std::string& method = "GET") {
+  Request r;
+  r.method = method;
+  r.path = "/r/click/" + std::to_string(id);
+  r.query = "t=" + t;
+  r.params = {{"offerId", std::to_string(id)}};
+  return r;
+}
+
+std::string error_code(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ApiError& e) {
+    return std::to_string(e.status()) + " " + e.code();
+  }
+  return "no error";
+}
+
+TEST(ImpressionHandler, RecordedThenDuplicate) {
+  const auto k = keys();
+  Snapshot s;
+  FakeEvents events;
+  auto r1 = impression_request(token(TokenKind::impression, 7, kNow));
+  EXPECT_EQ(placard::api::record_impression(r1, s, k, events, kNow).body,
+            R"({"status":"recorded"})");
+  auto r2 = impression_request(token(TokenKind::impression, 7, kNow));
+  EXPECT_EQ(placard::api::record_impression(r2, s, k, events, kNow).body,
+            R"({"status":"duplicate"})");
+}
+
+TEST(ImpressionHandler, ExpiryHonoursTheTtlSettingAndEarlierRecords) {
+  const auto k = keys();
+  Snapshot s;
+  s.settings.token_ttl_seconds = 3600;
+  FakeEvents events;
+  // Exactly at the TTL: still valid; one second past it: expired.
+  auto at_ttl = impression_request(token(TokenKind::impression, 7, kNow - 3600, 'a'));
+  EXPECT_EQ(placard::api::record_impression(at_ttl, s, k, events, kNow).body,
+            R"({"status":"recorded"})");
+  auto past = impression_request(token(TokenKind::impression, 7, kNow - 3601, 'b'));
+  EXPECT_EQ(error_code([&] { placard::api::record_impression(past, s, k, events, kNow); }),
+            "410 token_expired");
+  EXPECT_EQ(events.seen.size(), 1U);
+  // A retry of the one recorded in time answers duplicate even after expiry.
+  auto late_retry = impression_request(token(TokenKind::impression, 7, kNow - 3600, 'a'));
+  EXPECT_EQ(placard::api::record_impression(late_retry, s, k, events, kNow + 10).body,
+            R"({"status":"duplicate"})");
+}
+
+TEST(ImpressionHandler, WrongKindForgedAndMissingTokens) {
+  const auto k = keys();
+  Snapshot s;
+  FakeEvents events;
+  auto click = impression_request(token(TokenKind::click, 7, kNow));
+  EXPECT_EQ(error_code([&] { placard::api::record_impression(click, s, k, events, kNow); }),
+            "400 invalid_token");
+  std::string forged = token(TokenKind::impression, 7, kNow);
+  forged[forged.size() - 2] = forged[forged.size() - 2] == 'A' ? 'B' : 'A';
+  auto bad = impression_request(forged);
+  EXPECT_EQ(error_code([&] { placard::api::record_impression(bad, s, k, events, kNow); }),
+            "400 invalid_token");
+  Request missing = impression_request("");
+  missing.body = "{}";
+  EXPECT_EQ(error_code([&] { placard::api::record_impression(missing, s, k, events, kNow); }),
+            "400 missing_field");
+  EXPECT_TRUE(events.seen.empty());
+}
+
+TEST(ClickHandler, RedirectsWithSubIdAndRecordsOnce) {
+  const auto k = keys();
+  Snapshot s;
+  FakeClicks clicks;
+  clicks.offers[42] = offer(42);
+  auto r = click_request(42, token(TokenKind::click, 42, kNow));
+  const auto res = placard::api::follow_click(r, s, k, clicks, kNow);
+  EXPECT_EQ(res.status, 302);
+  std::string nonce_hex;
+  for (int i = 0; i < 16; ++i) nonce_hex += "6e";  // the nonce bytes are 'n' (0x6e)
+  EXPECT_EQ(res.header("Location"),
+            "https://ad.example/go?x=1&subid=" + nonce_hex);  // 'n' = 0x6e: the nonce in hex
+  ASSERT_EQ(clicks.recorded.size(), 1U);
+  EXPECT_EQ(clicks.recorded[0].offer_id, 42U);
+}
+
+TEST(ClickHandler, TokenOfAnotherOfferExpiredOrWrongKindIsRefusedAndNotRecorded) {
+  const auto k = keys();
+  Snapshot s;
+  s.settings.token_ttl_seconds = 60;
+  FakeClicks clicks;
+  clicks.offers[42] = offer(42);
+  clicks.offers[43] = offer(43);
+  const auto refusal = [&](Request r) {
+    return error_code([&] { placard::api::follow_click(r, s, k, clicks, kNow); });
+  };
+  EXPECT_EQ(refusal(click_request(42, token(TokenKind::click, 43, kNow))), "400 invalid_token");
+  EXPECT_EQ(refusal(click_request(42, token(TokenKind::click, 42, kNow - 61))),
+            "410 token_expired");
+  EXPECT_EQ(refusal(click_request(42, token(TokenKind::impression, 42, kNow))),
+            "400 invalid_token");
+  EXPECT_EQ(refusal(click_request(42, "")), "400 invalid_token");
+  EXPECT_TRUE(clicks.recorded.empty());
+}
+
+TEST(ClickHandler, RefusalOrderUnknownThenTokenThenOfferState) {
+  const auto k = keys();
+  Snapshot s;
+  FakeClicks clicks;
+  auto disabled = offer(42);
+  disabled.enabled = false;
+  clicks.offers[42] = disabled;
+  auto demo = offer(44, "manual");
+  demo.is_demo = true;
+  demo.tracking_url.reset();
+  clicks.offers[44] = demo;
+  const auto refusal = [&](Request r) {
+    return error_code([&] { placard::api::follow_click(r, s, k, clicks, kNow); });
+  };
+  // Unknown offer: 404 even with a broken token; demo: 404.
+  EXPECT_EQ(refusal(click_request(99, "garbage")), "404 not_found");
+  EXPECT_EQ(refusal(click_request(44, token(TokenKind::click, 44, kNow))), "404 not_found");
+  // Disabled offer: the token is judged first, then the state.
+  EXPECT_EQ(refusal(click_request(42, "garbage")), "400 invalid_token");
+  EXPECT_EQ(refusal(click_request(42, token(TokenKind::click, 42, kNow))), "410 offer_unavailable");
+  // Outside the validity window (checked against the click's time).
+  auto ended = offer(45);
+  ended.valid_until = kNow;
+  clicks.offers[45] = ended;
+  EXPECT_EQ(refusal(click_request(45, token(TokenKind::click, 45, kNow))), "410 offer_unavailable");
+  EXPECT_TRUE(clicks.recorded.empty());
+}
+
+TEST(ClickHandler, HeadAnswersTheSameAndRecordsNothing) {
+  const auto k = keys();
+  Snapshot s;
+  FakeClicks clicks;
+  clicks.offers[42] = offer(42, "awin");
+  auto r = click_request(42, token(TokenKind::click, 42, kNow), "HEAD");
+  const auto res = placard::api::follow_click(r, s, k, clicks, kNow);
+  EXPECT_EQ(res.status, 302);
+  EXPECT_EQ(res.header("Location").find("https://ad.example/go?x=1&clickref="), 0U);
+  EXPECT_TRUE(clicks.recorded.empty());
+}
+
+}  // namespace
