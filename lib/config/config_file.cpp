@@ -1,15 +1,10 @@
 #include "lib/config/config_file.h"
 
+#include "lib/util/trim.h"
+
 namespace placard::config {
 
 namespace {
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
 bool valid_key(std::string_view k) {
   if (k.empty()) return false;
   for (char c : k) {
@@ -26,18 +21,18 @@ std::map<std::string, std::string> parse_config_text(std::string_view text) {
   while (!text.empty()) {
     ++line_no;
     const auto nl = text.find('\n');
-    const std::string_view line = trim(text.substr(0, nl));
+    const std::string_view line = util::trim(text.substr(0, nl), " \t\r");
     text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
     if (line.empty() || line.front() == '#') continue;
     const auto eq = line.find('=');
     if (eq == std::string_view::npos) {
       throw ConfigError("line " + std::to_string(line_no) + ": expected 'key = value'");
     }
-    const std::string key(trim(line.substr(0, eq)));
+    const std::string key(util::trim(line.substr(0, eq)));
     if (!valid_key(key)) {
       throw ConfigError("line " + std::to_string(line_no) + ": invalid key");
     }
-    if (!out.emplace(key, std::string(trim(line.substr(eq + 1)))).second) {
+    if (!out.emplace(key, std::string(util::trim(line.substr(eq + 1)))).second) {
       throw ConfigError("line " + std::to_string(line_no) + ": key '" + key + "' repeated");
     }
   }

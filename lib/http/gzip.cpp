@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "lib/http/header.h"
+#include "lib/util/trim.h"
 
 namespace placard::http {
 
@@ -15,12 +16,6 @@ namespace {
 struct DeflateEnd {
   void operator()(z_stream* s) const { deflateEnd(s); }
 };
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 }  // namespace
 
@@ -51,10 +46,10 @@ bool accepts_gzip(std::string_view accept_encoding) {
     accept_encoding =
         comma == std::string_view::npos ? std::string_view{} : accept_encoding.substr(comma + 1);
     const auto semi = item.find(';');
-    const auto coding = trim(item.substr(0, semi));
+    const auto coding = util::trim(item.substr(0, semi));
     double q = 1.0;
     if (semi != std::string_view::npos) {
-      const auto param = trim(item.substr(semi + 1));
+      const auto param = util::trim(item.substr(semi + 1));
       if (param.size() > 2 && (param[0] == 'q' || param[0] == 'Q') && param[1] == '=') {
         const std::string value(param.substr(2));
         q = std::strtod(value.c_str(), nullptr);

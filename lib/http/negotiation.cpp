@@ -5,16 +5,13 @@
 #include <string>
 
 #include "lib/http/header.h"
+#include "lib/util/trim.h"
 
 namespace placard::http {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
+using util::trim;
 
 double quality_of(std::string_view params) {
   // params: what follows the media range's first ';', e.g. "q=0.8;level=1"

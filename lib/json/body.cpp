@@ -3,15 +3,13 @@
 #include "lib/http/api_error.h"
 #include "lib/http/header.h"
 #include "lib/json/safe_parse.h"
+#include "lib/util/trim.h"
 
 namespace placard::json {
 
 bool is_json_content_type(std::string_view content_type) {
-  const auto semi = content_type.find(';');
-  std::string_view type = content_type.substr(0, semi);
-  while (!type.empty() && (type.back() == ' ' || type.back() == '\t')) type.remove_suffix(1);
-  while (!type.empty() && (type.front() == ' ' || type.front() == '\t')) type.remove_prefix(1);
-  return http::iequals(type, "application/json");
+  return http::iequals(util::trim(content_type.substr(0, content_type.find(';'))),
+                       "application/json");
 }
 
 void parse_object_body(http::Request& request, rapidjson::Document& doc) {

@@ -1,5 +1,7 @@
 #include "lib/tokens/key_ring.h"
 
+#include "lib/util/trim.h"
+
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 
@@ -31,13 +33,6 @@ class Wipe {
  private:
   Buffer& buffer_;
 };
-
-std::string_view trim(std::string_view s) {
-  const auto is_space = [](char c) { return c == ' ' || c == '\t'; };
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
-}
 
 [[noreturn]] void fail(const std::string& what) {
   throw std::invalid_argument("token keys: " + what);
@@ -77,13 +72,14 @@ KeyRing KeyRing::parse(std::string_view spec, std::string_view active_kid) {
   };
 
   KeyRing ring;
-  if (trim(spec).empty()) fail("no keys given (expected kid:base64urlkey[,kid:base64urlkey...])");
+  if (util::trim(spec).empty())
+    fail("no keys given (expected kid:base64urlkey[,kid:base64urlkey...])");
   std::size_t index = 0;
   std::string_view rest = spec;
   while (true) {
     ++index;
     const auto comma = rest.find(',');
-    const std::string_view entry = trim(rest.substr(0, comma));
+    const std::string_view entry = util::trim(rest.substr(0, comma));
     const std::string where = "entry " + std::to_string(index);
     if (entry.empty()) fail(where + " is empty");
     const auto colon = entry.find(':');
