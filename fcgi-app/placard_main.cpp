@@ -115,7 +115,7 @@ class ApiThread : public fcgi::RequestHandler {
             db::EventBatcher& batcher)
       : session_(params),
         events_(session_, batcher),
-        services_{events_, events_, rng_, nonces_},
+        services_{events_, events_, rng_, nonces_, macs_},
         service_(shared, services_) {}
   http::Response handle(http::Request& request) override { return service_.handle(request); }
 
@@ -125,6 +125,7 @@ class ApiThread : public fcgi::RequestHandler {
   db::MysqlEventStore events_;
   util::FastRng rng_;
   crypto::RandomPool nonces_;
+  tokens::MacWorkspace macs_;
   api::ThreadServices services_;
   api::Service service_;
 };

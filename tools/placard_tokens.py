@@ -2,9 +2,10 @@
 standard library). One implementation, so the two cannot drift from each other; both must agree
 with lib/tokens/token.h, which the tests check against the real worker.
 
-Token: base64url_nopad(payload) "." base64url_nopad(HMAC-SHA-256(key, payload)); payload,
-big-endian: version 1, kind (1 impression, 2 click), kid length + kid, 16-byte nonce,
-issued_at int64, offer_id uint64, country (2 bytes), placement length + placement.
+Token (format version 2): base64url_nopad(payload) "." base64url_nopad(first 16 bytes of
+HMAC-SHA-256(key, payload)); payload, big-endian: version 2, kind (1 impression, 2 click),
+kid length + kid, 16-byte nonce, issued_at uint32, offer_id as length (1..8) + that many bytes
+without a leading zero byte, country (2 bytes), placement length + placement.
 """
 
 import base64
@@ -14,6 +15,8 @@ import os
 import struct
 
 IMPRESSION, CLICK = 1, 2
+VERSION = 2
+MAC_BYTES = 16
 
 
 def b64u(data):
@@ -54,10 +57,21 @@ def mint(kind, kid, key, offer_id, country, placement, issued_at, nonce=None):
     nonce = os.urandom(16) if nonce is None else nonce
     kid_b = kid.encode("ascii")
     pl = placement.encode("ascii")
-    payload = (bytes([1, kind, len(kid_b)]) + kid_b + nonce
-               + struct.pack(">qQ", int(issued_at), int(offer_id)) + country.encode("ascii")
-               + bytes([len(pl)]) + pl)
-    return b64u(payload) + "." + b64u(hmac.new(key, payload, hashlib.sha256).digest())
+    payload = (bytes([VERSION, kind, len(kid_b)]) + kid_b + nonce
+               + struct.pack(">I", int(issued_at)) + short_uint(int(offer_id))
+               + country.encode("ascii") + bytes([len(pl)]) + pl)
+    return b64u(payload) + "." + b64u(sign(key, payload))
+
+
+def sign(key, payload):
+    """The token MAC of `payload`: HMAC-SHA-256 truncated to 128 bits."""
+    return hmac.new(key, payload, hashlib.sha256).digest()[:MAC_BYTES]
+
+
+def short_uint(value):
+    """Length byte, then the big-endian bytes of `value` without leading zero bytes."""
+    raw = value.to_bytes(8, "big").lstrip(b"\0") or b"\0"
+    return bytes([len(raw)]) + raw
 
 
 def decode(token):
@@ -70,8 +84,11 @@ def decode(token):
     i += kid_len
     nonce = p[i:i + 16]
     i += 16
-    issued_at, offer_id = struct.unpack(">qQ", p[i:i + 16])
-    i += 16
+    (issued_at,) = struct.unpack(">I", p[i:i + 4])
+    i += 4
+    id_len = p[i]
+    offer_id = int.from_bytes(p[i + 1:i + 1 + id_len], "big")
+    i += 1 + id_len
     country = p[i:i + 2].decode("ascii")
     i += 2
     pl_len = p[i]

@@ -13,7 +13,8 @@ namespace placard::api {
 namespace {
 
 void append_offer(std::string& out, const catalog::Snapshot& s, const catalog::LiveOffer& o,
-                  tokens::TokenClaims& claims, const tokens::KeyRing& keys) {
+                  tokens::TokenClaims& claims, const tokens::KeyRing& keys,
+                  tokens::MacWorkspace& macs) {
   out += R"({"id":)";
   out += s.offer_text(o, 0);
   out += R"(,"title":)";
@@ -37,20 +38,20 @@ void append_offer(std::string& out, const catalog::Snapshot& s, const catalog::L
     out += R"(,"clickUrl":"/r/click/)";
     out += std::to_string(o.id);
     out += "?t=";
-    out += tokens::sign_token(keys, claims);  // URL-safe alphabet: no escaping needed
+    tokens::sign_token_append(out, keys, claims, macs);  // URL-safe alphabet: no escaping
     out += '"';
   }
   claims.kind = tokens::TokenKind::impression;
   out += R"(,"impressionToken":")";
-  out += tokens::sign_token(keys, claims);
+  tokens::sign_token_append(out, keys, claims, macs);
   out += "\"}";
 }
 
 }  // namespace
 
 http::Response query_offers(http::Request& request, const catalog::Snapshot& snapshot,
-                            const tokens::KeyRing& keys, util::FastRng& rng,
-                            crypto::RandomPool& nonces, std::int64_t now) {
+                            const tokens::KeyRing& keys, tokens::MacWorkspace& macs,
+                            util::FastRng& rng, crypto::RandomPool& nonces, std::int64_t now) {
   json::BodyDocument parsed;
   json::parse_object_body(request, parsed.doc());
   const rapidjson::Document& body = parsed.doc();
@@ -94,12 +95,12 @@ http::Response query_offers(http::Request& request, const catalog::Snapshot& sna
   claims.placement = q.placement;
   claims.country = q.country;
   std::string out;
-  out.reserve(256 + chosen.size() * 900);
+  out.reserve(256 + chosen.size() * 800);
   out += R"({"offers":[)";
   for (std::size_t i = 0; i < chosen.size(); ++i) {
     if (i > 0) out += ',';
     nonces.fill(claims.nonce);  // one per offer, shared by its impression and click tokens
-    append_offer(out, snapshot, snapshot.offers[chosen[i]], claims, keys);
+    append_offer(out, snapshot, snapshot.offers[chosen[i]], claims, keys, macs);
   }
   out += "]}";
   auto response = http::Response::json(200, std::move(out));

@@ -13,7 +13,7 @@ namespace placard::api {
 // POST /api/v1/offers/query (contract section 3): body and field checks, then 426, 503, 422s,
 // then selection from the snapshot and fresh signed tokens for every offer.
 http::Response query_offers(http::Request& request, const catalog::Snapshot& snapshot,
-                            const tokens::KeyRing& keys, util::FastRng& rng,
-                            crypto::RandomPool& nonces, std::int64_t now);
+                            const tokens::KeyRing& keys, tokens::MacWorkspace& macs,
+                            util::FastRng& rng, crypto::RandomPool& nonces, std::int64_t now);
 
 }  // namespace placard::api

@@ -15,8 +15,8 @@ http::Router make_router(const SharedServices& shared, ThreadServices& thread) {
   r.add("GET", "/api/v1/categories",
         [&shared](http::Request& req) { return get_categories(req, *require_snapshot(shared)); });
   r.add("POST", "/api/v1/offers/query", [&shared, &thread](http::Request& req) {
-    return query_offers(req, *require_snapshot(shared), shared.keys, thread.rng, thread.nonces,
-                        util::unix_now());
+    return query_offers(req, *require_snapshot(shared), shared.keys, thread.macs, thread.rng,
+                        thread.nonces, util::unix_now());
   });
   r.add("POST", "/api/v1/events/impression", [&shared, &thread](http::Request& req) {
     return record_impression(req, *require_snapshot(shared), shared.keys, thread.events,

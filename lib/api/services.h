@@ -25,6 +25,7 @@ struct ThreadServices {
   db::ClickStore& clicks;
   util::FastRng& rng;
   crypto::RandomPool& nonces;
+  tokens::MacWorkspace& macs;  // for signing tokens without allocating
 };
 
 // The current snapshot, or 503 service_unavailable when none could be loaded yet.

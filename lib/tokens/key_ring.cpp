@@ -40,8 +40,12 @@ class Wipe {
 
 }  // namespace
 
-void KeyRing::MdCtxDeleter::operator()(EVP_MD_CTX* ctx) const noexcept {
+void detail::MdCtxDeleter::operator()(EVP_MD_CTX* ctx) const noexcept {
   EVP_MD_CTX_free(ctx);
+}
+
+MacWorkspace::MacWorkspace() : ctx_(EVP_MD_CTX_new()) {
+  if (!ctx_) throw std::runtime_error("token keys: cannot allocate a hash context");
 }
 
 bool KeyRing::valid_kid(std::string_view kid) noexcept {
@@ -137,7 +141,8 @@ bool KeyRing::has(std::string_view kid) const noexcept {
   return find(kid) != nullptr;
 }
 
-std::array<unsigned char, 32> KeyRing::mac(std::string_view kid, std::string_view data) const {
+std::array<unsigned char, 32> KeyRing::mac(std::string_view kid, std::string_view data,
+                                           MacWorkspace& workspace) const {
   const Key* key = find(kid);
   if (key == nullptr) throw std::out_of_range("token keys: unknown key id");
 
@@ -145,17 +150,22 @@ std::array<unsigned char, 32> KeyRing::mac(std::string_view kid, std::string_vie
   std::array<unsigned char, kDigestSize> out{};
   unsigned int inner_len = 0;
   unsigned int out_len = 0;
-  const MdCtxPtr ctx(EVP_MD_CTX_new());
+  EVP_MD_CTX* ctx = workspace.get();
   // EVP_MD_CTX_copy_ex only reads the source state, so shared keys need no lock.
-  if (!ctx || EVP_MD_CTX_copy_ex(ctx.get(), key->inner.get()) != 1 ||
-      EVP_DigestUpdate(ctx.get(), data.data(), data.size()) != 1 ||
-      EVP_DigestFinal_ex(ctx.get(), inner_digest.data(), &inner_len) != 1 ||
-      inner_len != kDigestSize || EVP_MD_CTX_copy_ex(ctx.get(), key->outer.get()) != 1 ||
-      EVP_DigestUpdate(ctx.get(), inner_digest.data(), inner_digest.size()) != 1 ||
-      EVP_DigestFinal_ex(ctx.get(), out.data(), &out_len) != 1 || out_len != kDigestSize) {
+  if (EVP_MD_CTX_copy_ex(ctx, key->inner.get()) != 1 ||
+      EVP_DigestUpdate(ctx, data.data(), data.size()) != 1 ||
+      EVP_DigestFinal_ex(ctx, inner_digest.data(), &inner_len) != 1 || inner_len != kDigestSize ||
+      EVP_MD_CTX_copy_ex(ctx, key->outer.get()) != 1 ||
+      EVP_DigestUpdate(ctx, inner_digest.data(), inner_digest.size()) != 1 ||
+      EVP_DigestFinal_ex(ctx, out.data(), &out_len) != 1 || out_len != kDigestSize) {
     throw std::runtime_error("token keys: HMAC-SHA-256 failed");
   }
   return out;
+}
+
+std::array<unsigned char, 32> KeyRing::mac(std::string_view kid, std::string_view data) const {
+  MacWorkspace workspace;
+  return mac(kid, data, workspace);
 }
 
 }  // namespace placard::tokens

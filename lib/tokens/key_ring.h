@@ -4,7 +4,8 @@
 // the active key, tokens signed with any other key still in the ring keep verifying.
 //
 // For speed each key's HMAC inner and outer SHA-256 states are computed once at construction;
-// mac() copies them instead of re-keying. After construction a KeyRing is immutable and safe to
+// mac() copies them instead of re-keying, into a MacWorkspace the caller keeps per thread so that
+// no OpenSSL context is allocated per MAC. After construction a KeyRing is immutable and safe to
 // use from many threads at once. Raw key bytes are not kept.
 
 #include <openssl/types.h>
@@ -16,6 +17,25 @@
 #include <vector>
 
 namespace placard::tokens {
+
+namespace detail {
+struct MdCtxDeleter {
+  void operator()(EVP_MD_CTX* ctx) const noexcept;
+};
+using MdCtxPtr = std::unique_ptr<EVP_MD_CTX, MdCtxDeleter>;
+}  // namespace detail
+
+// Scratch state for KeyRing::mac, reused from one MAC to the next. Not thread-safe: one per
+// thread (api::ThreadServices holds the request thread's). Holds no key material between calls
+// beyond the last hash state, which the next call overwrites.
+class MacWorkspace {
+ public:
+  MacWorkspace();  // throws std::runtime_error if OpenSSL cannot allocate a context
+  EVP_MD_CTX* get() const noexcept { return ctx_.get(); }
+
+ private:
+  detail::MdCtxPtr ctx_;
+};
 
 class KeyRing {
  public:
@@ -42,13 +62,12 @@ class KeyRing {
 
   // HMAC-SHA-256(key[kid], data). Throws std::out_of_range for an unknown kid and
   // std::runtime_error if OpenSSL fails.
+  std::array<unsigned char, 32> mac(std::string_view kid, std::string_view data,
+                                    MacWorkspace& workspace) const;
   std::array<unsigned char, 32> mac(std::string_view kid, std::string_view data) const;
 
  private:
-  struct MdCtxDeleter {
-    void operator()(EVP_MD_CTX* ctx) const noexcept;
-  };
-  using MdCtxPtr = std::unique_ptr<EVP_MD_CTX, MdCtxDeleter>;
+  using MdCtxPtr = detail::MdCtxPtr;
 
   struct Key {
     std::string kid;

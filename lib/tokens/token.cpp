@@ -13,15 +13,20 @@
 namespace placard::tokens {
 namespace {
 
-constexpr std::uint8_t kVersion = 1;
-constexpr std::size_t kMacSize = 32;
+constexpr std::uint8_t kVersion = 2;
+constexpr std::size_t kMacSize = 16;  // HMAC-SHA-256 truncated to 128 bits
 constexpr std::size_t kNonceSize = 16;
 constexpr std::size_t kCountrySize = 2;
 constexpr std::size_t kMaxPlacement = 64;
-constexpr std::size_t kFixedSize = 1 + 1 + 1 + kNonceSize + 8 + 8 + kCountrySize + 1;
-constexpr std::size_t kMaxPayload = kFixedSize + KeyRing::kMaxKidLength + kMaxPlacement;
+constexpr std::size_t kMaxOfferIdBytes = 8;
+constexpr std::int64_t kMaxIssuedAt = 0xffffffffLL;
+constexpr std::size_t kFixedSize = 1 + 1 + 1 + kNonceSize + 4 + 1 + kCountrySize + 1;
+constexpr std::size_t kMaxPayload =
+    kFixedSize + KeyRing::kMaxKidLength + kMaxOfferIdBytes + kMaxPlacement;
 constexpr std::size_t kMacChars = crypto::base64url_encoded_size(kMacSize);
-static_assert(crypto::base64url_encoded_size(kMaxPayload) + 1 + kMacChars <= 256,
+constexpr std::size_t kLongestToken = crypto::base64url_encoded_size(kMaxPayload) + 1 + kMacChars;
+static_assert(kLongestToken == 177, "keep the format comment in token.h true");
+static_assert(kLongestToken <= kMaxTokenLength / 2,
               "tokens must stay well under the 512-character limit");
 
 std::string_view as_chars(std::span<const unsigned char> bytes) {
@@ -31,8 +36,15 @@ std::string_view as_chars(std::span<const unsigned char> bytes) {
 class Writer {
  public:
   void u8(std::uint8_t v) { buf_[size_++] = v; }
-  void u64(std::uint64_t v) {
-    for (int shift = 56; shift >= 0; shift -= 8) u8(static_cast<std::uint8_t>(v >> shift));
+  void u32(std::uint32_t v) {
+    for (int shift = 24; shift >= 0; shift -= 8) u8(static_cast<std::uint8_t>(v >> shift));
+  }
+  // Length byte, then the big-endian bytes of `v` without leading zero bytes (at least one).
+  void short_u64(std::uint64_t v) {
+    std::uint8_t n = 1;
+    while (n < 8 && (v >> (8 * n)) != 0) ++n;
+    u8(n);
+    for (int i = n - 1; i >= 0; --i) u8(static_cast<std::uint8_t>(v >> (8 * i)));
   }
   void bytes(std::span<const unsigned char> b) {
     std::copy(b.begin(), b.end(), buf_.begin() + static_cast<std::ptrdiff_t>(size_));
@@ -58,9 +70,20 @@ class Reader {
     data_ = data_.subspan(1);
     return v;
   }
-  std::optional<std::uint64_t> u64() {
-    const auto b = take(8);
+  std::optional<std::uint32_t> u32() {
+    const auto b = take(4);
     if (!b) return std::nullopt;
+    std::uint32_t v = 0;
+    for (const unsigned char c : *b) v = (v << 8) | c;
+    return v;
+  }
+  // The form Writer::short_u64 writes; a longer-than-needed encoding is malformed, so that each
+  // value has exactly one encoding.
+  std::optional<std::uint64_t> short_u64() {
+    const auto n = u8();
+    if (!n || *n == 0 || *n > 8) return std::nullopt;
+    const auto b = take(*n);
+    if (!b || (*n > 1 && b->front() == 0)) return std::nullopt;
     std::uint64_t v = 0;
     for (const unsigned char c : *b) v = (v << 8) | c;
     return v;
@@ -92,8 +115,8 @@ std::optional<TokenClaims> parse_payload(std::span<const unsigned char> payload,
   const auto kid_bytes = in.take(*kid_len);
   if (!kid_bytes || !KeyRing::valid_kid(as_chars(*kid_bytes))) return std::nullopt;
   const auto nonce = in.take(kNonceSize);
-  const auto issued_at = in.u64();
-  const auto offer_id = in.u64();
+  const auto issued_at = in.u32();
+  const auto offer_id = in.short_u64();
   const auto country = in.take(kCountrySize);
   const auto placement_len = in.u8();
   if (!nonce || !issued_at || !offer_id || !country || !placement_len || *placement_len == 0 ||
@@ -125,7 +148,8 @@ bool url_safe(char c) {
 
 }  // namespace
 
-std::string sign_token(const KeyRing& keys, const TokenClaims& claims) {
+void sign_token_append(std::string& out, const KeyRing& keys, const TokenClaims& claims,
+                       MacWorkspace& workspace) {
   if (claims.placement.empty() || claims.placement.size() > kMaxPlacement) {
     throw std::invalid_argument("sign_token: placement must be 1..64 bytes");
   }
@@ -135,6 +159,9 @@ std::string sign_token(const KeyRing& keys, const TokenClaims& claims) {
   if (claims.kind != TokenKind::impression && claims.kind != TokenKind::click) {
     throw std::invalid_argument("sign_token: unknown token kind");
   }
+  if (claims.issued_at < 0 || claims.issued_at > kMaxIssuedAt) {
+    throw std::invalid_argument("sign_token: issued_at must be 0..2^32-1");
+  }
   const std::string& kid = keys.active_kid();
 
   Writer payload;
@@ -143,22 +170,27 @@ std::string sign_token(const KeyRing& keys, const TokenClaims& claims) {
   payload.u8(static_cast<std::uint8_t>(kid.size()));
   payload.bytes(kid);
   payload.bytes(claims.nonce);
-  payload.u64(static_cast<std::uint64_t>(claims.issued_at));
-  payload.u64(claims.offer_id);
+  payload.u32(static_cast<std::uint32_t>(claims.issued_at));
+  payload.short_u64(claims.offer_id);
   payload.bytes(claims.country);
   payload.u8(static_cast<std::uint8_t>(claims.placement.size()));
   payload.bytes(claims.placement);
 
-  const auto mac = keys.mac(kid, payload.view());
+  const auto mac = keys.mac(kid, payload.view(), workspace);
+  crypto::base64url_encode_append(out, payload.view());
+  out.push_back('.');
+  crypto::base64url_encode_append(out, as_chars(std::span(mac.data(), kMacSize)));
+}
+
+std::string sign_token(const KeyRing& keys, const TokenClaims& claims) {
+  MacWorkspace workspace;
   std::string token;
-  token.reserve(crypto::base64url_encoded_size(payload.view().size()) + 1 + kMacChars);
-  crypto::base64url_encode_append(token, payload.view());
-  token.push_back('.');
-  crypto::base64url_encode_append(token, as_chars(mac));
+  sign_token_append(token, keys, claims, workspace);
   return token;
 }
 
-VerifyResult verify_token(const KeyRing& keys, std::string_view token, TokenKind expected) {
+VerifyResult verify_token(const KeyRing& keys, std::string_view token, TokenKind expected,
+                          MacWorkspace& workspace) {
   if (token.empty() || token.size() > kMaxTokenLength) return malformed();
   std::size_t dot = std::string_view::npos;
   for (std::size_t i = 0; i < token.size(); ++i) {
@@ -185,13 +217,18 @@ VerifyResult verify_token(const KeyRing& keys, std::string_view token, TokenKind
   auto claims = parse_payload(payload, kid);
   if (!claims) return malformed();
   if (!keys.has(kid)) return {VerifyStatus::unknown_key, {}};
-  const auto expected_mac = keys.mac(kid, as_chars(payload));
+  const auto expected_mac = keys.mac(kid, as_chars(payload), workspace);
   if (CRYPTO_memcmp(expected_mac.data(), mac.data(), kMacSize) != 0) {
     return {VerifyStatus::bad_signature, {}};
   }
   const VerifyStatus status =
       claims->kind == expected ? VerifyStatus::ok : VerifyStatus::wrong_kind;
   return {status, std::move(*claims)};
+}
+
+VerifyResult verify_token(const KeyRing& keys, std::string_view token, TokenKind expected) {
+  MacWorkspace workspace;
+  return verify_token(keys, token, expected, workspace);
 }
 
 std::string nonce_hex(const std::array<unsigned char, 16>& nonce) {

@@ -69,8 +69,9 @@ def tamper_offer(token, new_offer_id):
     payload, sig = token.split(".")
     p = bytearray(H.b64u_decode(payload))
     kid_len = p[2]
-    off = 3 + kid_len + 16 + 8
-    p[off:off + 8] = int(new_offer_id).to_bytes(8, "big")
+    off = 3 + kid_len + 16 + 4  # the offer id's length byte
+    end = off + 1 + p[off]
+    p[off:end] = H.placard_tokens.short_uint(int(new_offer_id))
     return H.b64u(bytes(p)) + "." + sig
 
 

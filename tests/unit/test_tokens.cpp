@@ -58,7 +58,7 @@ TokenClaims max_claims() {
   TokenClaims c = sample_claims(TokenKind::click);
   c.placement = std::string(64, 'p');
   c.offer_id = UINT64_MAX;
-  c.issued_at = INT64_MIN;
+  c.issued_at = 0xffffffffLL;  // the last second a u32 holds (2106-02-07)
   return c;
 }
 
@@ -69,12 +69,22 @@ const KeyRing& main_ring() {
 
 // --- payload built independently of the implementation, per the documented format ----------
 
-void put_u64(std::string& out, std::uint64_t v) {
-  for (int shift = 56; shift >= 0; shift -= 8)
+void put_u32(std::string& out, std::uint32_t v) {
+  for (int shift = 24; shift >= 0; shift -= 8)
     out.push_back(static_cast<char>((v >> shift) & 0xff));
 }
 
-std::string payload_of(const TokenClaims& c, const std::string& kid, std::uint8_t version = 1,
+// Length byte, then the big-endian bytes without leading zero bytes (written out by hand).
+std::string short_u64(std::uint64_t v) {
+  std::string bytes;
+  for (int shift = 56; shift >= 0; shift -= 8) {
+    const auto b = static_cast<char>((v >> shift) & 0xff);
+    if (!bytes.empty() || b != 0 || shift == 0) bytes.push_back(b);
+  }
+  return std::string(1, static_cast<char>(bytes.size())) + bytes;
+}
+
+std::string payload_of(const TokenClaims& c, const std::string& kid, std::uint8_t version = 2,
                        std::uint8_t kind_byte = 0) {
   std::string p;
   p.push_back(static_cast<char>(version));
@@ -82,20 +92,21 @@ std::string payload_of(const TokenClaims& c, const std::string& kid, std::uint8_
   p.push_back(static_cast<char>(kid.size()));
   p += kid;
   p.append(reinterpret_cast<const char*>(c.nonce.data()), c.nonce.size());
-  put_u64(p, static_cast<std::uint64_t>(c.issued_at));
-  put_u64(p, c.offer_id);
+  put_u32(p, static_cast<std::uint32_t>(c.issued_at));
+  p += short_u64(c.offer_id);
   p += c.country;
   p.push_back(static_cast<char>(c.placement.size()));
   p += c.placement;
   return p;
 }
 
-// A token with a valid MAC over an arbitrary payload, signed by `kid` of `keys`.
-std::string forge_with_key(const KeyRing& keys, const std::string& kid,
-                           const std::string& payload) {
+// A token with a valid MAC (HMAC-SHA-256 truncated to its first 16 bytes) over an arbitrary
+// payload, signed by `kid` of `keys`.
+std::string forge_with_key(const KeyRing& keys, const std::string& kid, const std::string& payload,
+                           std::size_t mac_bytes = 16) {
   const auto mac = keys.mac(kid, payload);
   return base64url_encode(payload) + "." +
-         base64url_encode(std::string_view(reinterpret_cast<const char*>(mac.data()), mac.size()));
+         base64url_encode(std::string_view(reinterpret_cast<const char*>(mac.data()), mac_bytes));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -179,9 +190,10 @@ TEST(TokenSigning, StructurallyValidButWrongPayloadsAreMalformedEvenWithAValidMa
   ASSERT_EQ(status(payload_of(c, "k1")), VerifyStatus::ok);
 
   EXPECT_EQ(status(payload_of(c, "k1", 0)), VerifyStatus::malformed);
-  EXPECT_EQ(status(payload_of(c, "k1", 2)), VerifyStatus::malformed);
-  EXPECT_EQ(status(payload_of(c, "k1", 1, 3)), VerifyStatus::malformed);
-  EXPECT_EQ(status(payload_of(c, "k1", 1, 0xff)), VerifyStatus::malformed);
+  EXPECT_EQ(status(payload_of(c, "k1", 1)), VerifyStatus::malformed);  // the old long format
+  EXPECT_EQ(status(payload_of(c, "k1", 3)), VerifyStatus::malformed);
+  EXPECT_EQ(status(payload_of(c, "k1", 2, 3)), VerifyStatus::malformed);
+  EXPECT_EQ(status(payload_of(c, "k1", 2, 0xff)), VerifyStatus::malformed);
   EXPECT_EQ(status(payload_of(c, "k1") + "x"), VerifyStatus::malformed);
   EXPECT_EQ(status(payload_of(c, "k1") + std::string(1, '\0')), VerifyStatus::malformed);
   const std::string full = payload_of(c, "k1");
@@ -198,6 +210,78 @@ TEST(TokenSigning, StructurallyValidButWrongPayloadsAreMalformedEvenWithAValidMa
   std::string overlong = payload_of(c, "k1");
   overlong[overlong.size() - c.placement.size() - 1] = static_cast<char>(c.placement.size() + 1);
   EXPECT_EQ(status(overlong), VerifyStatus::malformed);
+}
+
+TEST(TokenSigning, OfferIdHasExactlyOneEncoding) {
+  const auto status = [](const std::string& payload) {
+    return verify_token(main_ring(), forge_with_key(main_ring(), "k1", payload),
+                        TokenKind::impression)
+        .status;
+  };
+  const TokenClaims c = sample_claims();  // offer 1042 = 0x0412: two bytes
+  const std::string good = payload_of(c, "k1");
+  const std::size_t at = 3 + 2 + 16 + 4;  // the offer id's length byte
+  ASSERT_EQ(good.substr(at, 3), std::string("\x02\x04\x12", 3));
+  ASSERT_EQ(status(good), VerifyStatus::ok);
+  const auto with_id = [&](const std::string& encoded) {
+    return good.substr(0, at) + encoded + good.substr(at + 3);
+  };
+  EXPECT_EQ(status(with_id(std::string("\x03\x00\x04\x12", 4))), VerifyStatus::malformed);
+  EXPECT_EQ(status(with_id(std::string("\x00", 1))), VerifyStatus::malformed);
+  EXPECT_EQ(status(with_id(std::string("\x09\x01\x02\x03\x04\x05\x06\x07\x08\x09", 10))),
+            VerifyStatus::malformed);
+  // Every size from 1 to 8 bytes, and offer id 0 in one byte, round-trips.
+  for (const std::uint64_t id : std::initializer_list<std::uint64_t>{
+           0, 1, 0xff, 0x100, 0xffffffff, 0x100000000, 0x00ffffffffffffff, UINT64_MAX}) {
+    TokenClaims t = sample_claims();
+    t.offer_id = id;
+    const auto result = verify_token(main_ring(), sign_token(main_ring(), t), t.kind);
+    ASSERT_EQ(result.status, VerifyStatus::ok) << id;
+    EXPECT_EQ(result.claims.offer_id, id);
+    EXPECT_EQ(status(payload_of(t, "k1")), VerifyStatus::ok) << id;
+  }
+}
+
+TEST(TokenSigning, MacIsTheFirst16BytesOfHmacSha256) {
+  const std::string payload = payload_of(sample_claims(), "k1");
+  EXPECT_EQ(verify_token(main_ring(), forge_with_key(main_ring(), "k1", payload, 16),
+                         TokenKind::impression)
+                .status,
+            VerifyStatus::ok);
+  // The full 32-byte MAC, or any other length, is not the format.
+  for (const std::size_t n : {15U, 17U, 32U}) {
+    EXPECT_EQ(verify_token(main_ring(), forge_with_key(main_ring(), "k1", payload, n),
+                           TokenKind::impression)
+                  .status,
+              VerifyStatus::malformed)
+        << n;
+  }
+}
+
+TEST(TokenSigning, TypicalTokenIsShortAndItsPayloadFitsOneHashBlock) {
+  const KeyRing dated = ring("k20261123:" + key_text('d'), "k20261123");
+  TokenClaims c = sample_claims();
+  c.offer_id = 47621;
+  const std::string token = sign_token(dated, c);
+  EXPECT_EQ(token.size(), 87U) << token;  // 48-byte payload -> 64 chars, ".", 22-char MAC
+  const auto payload = base64url_decode(token.substr(0, token.find('.')));
+  ASSERT_TRUE(payload);
+  EXPECT_LE(payload->size(), 55U);  // + 0x80 + 8-byte length = one 64-byte block
+}
+
+TEST(TokenSigning, AppendingWithAReusedWorkspaceGivesTheSameTokens) {
+  placard::tokens::MacWorkspace workspace;
+  std::string out = "prefix:";
+  std::string expected = out;
+  for (int i = 0; i < 5; ++i) {
+    TokenClaims c = sample_claims(i % 2 == 0 ? TokenKind::impression : TokenKind::click);
+    c.offer_id = 1000 + static_cast<std::uint64_t>(i);
+    placard::tokens::sign_token_append(out, main_ring(), c, workspace);
+    expected += sign_token(main_ring(), c);
+    EXPECT_EQ(verify_token(main_ring(), sign_token(main_ring(), c), c.kind, workspace).status,
+              VerifyStatus::ok);
+  }
+  EXPECT_EQ(out, expected);
 }
 
 TEST(TokenSigning, KidInsideThePayloadIsCheckedStrictly) {
@@ -301,10 +385,10 @@ TEST(TokenSigning, RandomNoncesGiveDistinctTokens) {
   EXPECT_EQ(std::adjacent_find(seen.begin(), seen.end()), seen.end());
 }
 
-// [A-Za-z0-9_-]+ "." [A-Za-z0-9_-]{43}
+// [A-Za-z0-9_-]+ "." [A-Za-z0-9_-]{22}
 bool url_safe_shape(const std::string& token) {
   const auto dot = token.find('.');
-  return dot != std::string::npos && dot > 0 && token.size() - dot - 1 == 43 &&
+  return dot != std::string::npos && dot > 0 && token.size() - dot - 1 == 22 &&
          token.substr(0, dot).find_first_not_of(kUrlAlphabet) == std::string::npos &&
          token.substr(dot + 1).find_first_not_of(kUrlAlphabet) == std::string::npos;
 }
@@ -312,7 +396,7 @@ bool url_safe_shape(const std::string& token) {
 TEST(TokenSigning, LongestTokenIsWellUnder512AndUrlSafe) {
   const KeyRing long_kid = ring("abcdefghijklmnop:" + key_text('z'), "abcdefghijklmnop");
   const std::string token = sign_token(long_kid, max_claims());
-  EXPECT_EQ(token.size(), 202U);  // 118-byte payload -> 158 chars, ".", 43-char MAC
+  EXPECT_EQ(token.size(), 177U);  // 115-byte payload -> 154 chars, ".", 22-char MAC
   EXPECT_LE(token.size(), 256U);
   EXPECT_LT(token.size(), placard::tokens::kMaxTokenLength);
   EXPECT_TRUE(url_safe_shape(token)) << token;
@@ -336,8 +420,9 @@ TEST(TokenSigning, GarbageIsMalformedAndNeverThrows) {
       "." + token.substr(token.find('.') + 1),
       token.substr(0, token.find('.')) + ".." + token.substr(token.find('.') + 1),
       std::string(513, 'A'),
-      std::string(400, 'A') + "." + std::string(43, 'A'),
-      token.substr(0, token.find('.')) + "." + std::string(44, 'A'),
+      std::string(400, 'A') + "." + std::string(22, 'A'),
+      token.substr(0, token.find('.')) + "." + std::string(23, 'A'),
+      token.substr(0, token.find('.')) + "." + std::string(43, 'A'),
       token + "=",
       std::string(token).replace(3, 1, "+"),
       std::string(token).replace(3, 1, "/"),
@@ -352,7 +437,7 @@ TEST(TokenSigning, GarbageIsMalformedAndNeverThrows) {
     EXPECT_EQ(result.status, VerifyStatus::malformed) << t;
   }
   // Long but under the cap, with a payload that does not parse.
-  const std::string padded = std::string(468, 'A') + "." + std::string(43, 'A');
+  const std::string padded = std::string(489, 'A') + "." + std::string(22, 'A');
   ASSERT_EQ(padded.size(), 512U);
   EXPECT_EQ(verify_token(main_ring(), padded, TokenKind::impression).status,
             VerifyStatus::malformed);
@@ -371,6 +456,11 @@ TEST(TokenSigning, SignRejectsClaimsOutsideTheFormat) {
   EXPECT_THROW(sign_token(main_ring(), c), std::invalid_argument);
   c = sample_claims();
   c.kind = static_cast<TokenKind>(3);
+  EXPECT_THROW(sign_token(main_ring(), c), std::invalid_argument);
+  c = sample_claims();
+  c.issued_at = -1;
+  EXPECT_THROW(sign_token(main_ring(), c), std::invalid_argument);
+  c.issued_at = 0x100000000LL;
   EXPECT_THROW(sign_token(main_ring(), c), std::invalid_argument);
 }
 
