@@ -1,18 +1,27 @@
 #include "lib/util/logger.h"
 
-#include <chrono>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
 #include <stdexcept>
 
 #include "lib/util/time_format.h"
 
 namespace placard::util {
 
-Logger::Logger(const std::string& path) : out_(stderr) {
+Logger::Logger(const std::string& path) {
   if (!path.empty()) {
-    owned_.reset(std::fopen(path.c_str(), "a"));
-    if (!owned_) throw std::runtime_error("cannot open log file " + path);
-    out_ = owned_.get();
+    // NOLINTNEXTLINE(cppcoreguidelines-pro-type-vararg): open(2) takes the mode as a vararg
+    fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+    if (fd_ < 0) throw std::runtime_error("cannot open log file " + path);
+    owns_fd_ = true;
   }
+}
+
+Logger::~Logger() {
+  if (owns_fd_) ::close(fd_);
 }
 
 std::string log_safe(std::string_view text, std::size_t max) {
@@ -31,10 +40,18 @@ std::string log_safe(std::string_view text, std::size_t max) {
   return out;
 }
 
-void Logger::write_line(const std::string& line) {
-  const std::lock_guard lock(mutex_);
-  std::fputs(line.c_str(), out_);
-  std::fflush(out_);
+void Logger::write_line(std::string& line) const {
+  if (line.size() > kMaxLogLine) {
+    line.resize(kMaxLogLine - 4);
+    line += "...\n";
+  }
+  std::size_t done = 0;
+  while (done < line.size()) {
+    const ssize_t n = ::write(fd_, line.data() + done, line.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;  // nowhere to report a failing log; the request itself goes on
+    done += static_cast<std::size_t>(n);
+  }
 }
 
 void Logger::request(std::string_view method, std::string_view path, int status, long long micros,
