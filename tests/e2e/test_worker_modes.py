@@ -76,28 +76,37 @@ class FcgidSpawnedTests(H.StackTestCase):
         self.assertTrue(on_fd0, "no placard.fcgi with a socket on fd 0 (pids %r)" % pids)
 
 
-def fastcgi_get(port, uri, timeout=10):
-    """One FastCGI request (responder role) over TCP, as a web server would send it; returns the
-    CGI response bytes the application wrote to FCGI_STDOUT."""
-    def record(rtype, content):
-        return struct.pack(">BBHHBx", 1, rtype, 1, len(content), 0) + content
+def _fcgi_record(rtype, content):
+    return struct.pack(">BBHHBx", 1, rtype, 1, len(content), 0) + content
 
+
+def fastcgi_send(sock, method, uri, body=b"", declared=None):
+    """Sends one FastCGI request (responder role), as a web server would: parameters, then the
+    body and the empty end-of-input record. `declared` overrides CONTENT_LENGTH."""
     def pair(name, value):
         n, v = name.encode(), value.encode()
         return bytes([len(n), len(v)]) + n + v  # short names and values only
 
-    params = b"".join(pair(k, v) for k, v in (
-        ("REQUEST_METHOD", "GET"), ("REQUEST_URI", uri), ("QUERY_STRING", ""),
-        ("SERVER_PROTOCOL", "HTTP/1.1"), ("REMOTE_ADDR", "127.0.0.1")))
+    env = [("REQUEST_METHOD", method), ("REQUEST_URI", uri), ("QUERY_STRING", ""),
+           ("SERVER_PROTOCOL", "HTTP/1.1"), ("REMOTE_ADDR", "127.0.0.1")]
+    if body or declared is not None:
+        env += [("CONTENT_TYPE", "application/json"),
+                ("CONTENT_LENGTH", str(len(body) if declared is None else declared))]
+    params = b"".join(pair(k, v) for k, v in env)
     begin = struct.pack(">HB5x", 1, 0)  # role responder, do not keep the connection
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
-        sock.sendall(record(1, begin) + record(4, params) + record(4, b"") + record(5, b""))
-        data = b""
-        while True:
-            chunk = sock.recv(65536)
-            if not chunk:
-                break
-            data += chunk
+    stdin = b"".join(_fcgi_record(5, body[i:i + 8192]) for i in range(0, len(body), 8192))
+    sock.sendall(_fcgi_record(1, begin) + _fcgi_record(4, params) + _fcgi_record(4, b"") +
+                 stdin + _fcgi_record(5, b""))
+
+
+def fastcgi_read(sock):
+    """Reads until the worker closes its side; returns the bytes written to FCGI_STDOUT."""
+    data = b""
+    while True:
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        data += chunk
     out, pos = b"", 0
     while pos + 8 <= len(data):
         _, rtype, _, length, padding = struct.unpack(">BBHHB", data[pos:pos + 7])
@@ -105,6 +114,13 @@ def fastcgi_get(port, uri, timeout=10):
             out += data[pos + 8:pos + 8 + length]
         pos += 8 + length + padding
     return out
+
+
+def fastcgi_get(port, uri, timeout=10):
+    """One FastCGI GET over TCP; returns the CGI response bytes."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        fastcgi_send(sock, "GET", uri)
+        return fastcgi_read(sock)
 
 
 class CgiModeTests(H.StackTestCase):
@@ -191,6 +207,56 @@ class CgiModeTests(H.StackTestCase):
             if worker.poll() is None:
                 worker.kill()
                 worker.wait()
+
+    def test_unix_socket_connection_closed_without_waiting_for_the_server(self):
+        """On a unix socket, once every byte of input is read and the answer written, the worker
+        closes at once instead of libfcgi's lingering close (which waits up to 2 s for the web
+        server to close first). With one request thread, a server that keeps a finished
+        connection open must not hold up the next request; input left unread (an early 413)
+        still gets the lingering close and a whole answer."""
+        path = self.stack.path("run", "fastclose.sock")
+        worker = subprocess.Popen(
+            [os.path.join(H.ROOT, self.stack.build, "placard.fcgi"), "--config", self.config,
+             "--listen", "unix:" + path, "--threads", "1"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+        def connect():
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.settimeout(10)
+            sock.connect(path)
+            return sock
+
+        try:
+            self.assertTrue(H.wait_until(lambda: os.path.exists(path), timeout=10),
+                            "the worker did not create " + path)
+            query = json.dumps(QUERY).encode()
+            for method, uri, body in (("GET", "/api/v1/config", b""),
+                                      ("POST", "/api/v1/offers/query", query)):
+                held = connect()  # answered, then kept open, as a slow web server might
+                try:
+                    fastcgi_send(held, method, uri, body)
+                    status, _, _ = self.parse(fastcgi_read(held))
+                    self.assertEqual(status, "Status: 200 OK")
+                    started = time.monotonic()
+                    with connect() as sock:
+                        fastcgi_send(sock, "GET", "/api/v1/config")
+                        status, _, _ = self.parse(fastcgi_read(sock))
+                    self.assertEqual(status, "Status: 200 OK")
+                    self.assertLess(time.monotonic() - started, 1.0,
+                                    "the only request thread still waited on the finished %s "
+                                    "%s connection" % (method, uri))
+                finally:
+                    held.close()
+            # A body refused before it was read: the answer still arrives whole.
+            big = b"x" * (64 * 1024)
+            with connect() as sock:
+                fastcgi_send(sock, "POST", "/api/v1/offers/query", big)
+                status, _, body = self.parse(fastcgi_read(sock))
+            self.assertEqual(status, "Status: 413 Payload Too Large")
+            self.assertEqual(json.loads(body)["error"]["code"], "body_too_large")
+        finally:
+            worker.terminate()
+            worker.wait(timeout=10)
 
     def test_refuses_to_start_with_nothing_to_serve(self):
         proc = self.cgi("GET", "/api/v1/config", gateway=False)
