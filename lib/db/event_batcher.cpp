@@ -82,8 +82,8 @@ bool EventBatcher::submit(Pending& p) {
     queue_.push_back(&p);
   }
   work_.notify_one();
-  // Only this request's own semaphore: the writer wakes exactly the requests it answered.
-  p.ready.acquire();
+  // Only this request's own completion: the writer wakes exactly the requests it answered.
+  p.ready.wait();
   if (p.error) std::rethrow_exception(p.error);
   return p.recorded;
 }
@@ -102,7 +102,7 @@ void EventBatcher::run() {
     }
     lock.unlock();
     write_batch(session, batch);
-    for (auto* p : batch) p->ready.release();
+    for (auto* p : batch) p->ready.signal();
     lock.lock();
   }
 }
