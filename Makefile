@@ -28,7 +28,7 @@ UNIT_SRCS := $(shell find tests/unit -name '*.cpp' | sort)
 UNIT_OBJS := $(UNIT_SRCS:%.cpp=$(BUILD)/obj/%.o)
 DEPS_OK   := $(BUILD)/.deps-ok
 
-.PHONY: all deps run start stop test unit e2e bench lint format clean
+.PHONY: all deps run start stop test unit e2e bench bench-handler lint format clean
 all: $(BUILD)/placard.fcgi $(BUILD)/placardctl
 
 # Debian packages: scripts/deps.sh installs only what is missing (as root) or explains and fails.
@@ -72,11 +72,19 @@ test: all $(BUILD)/unit_tests
 bench: all
 	@bash scripts/bench.sh
 
+$(BUILD)/bench-query-handler: $(BUILD)/obj/bench/micro/query_handler.o $(BUILD)/libplacard.a
+	$(CXX) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+# The offers query handler alone, over the catalog and query mix a `BENCH_KEEP=1 make bench` left.
+BENCH_VAR_DIR ?= build/bench/var
+bench-handler: $(BUILD)/bench-query-handler
+	$(BUILD)/bench-query-handler $(BENCH_VAR_DIR)/placard.conf build/bench/data/query-mix.txt
+
 lint:
 	@bash scripts/lint.sh
 
 format:
-	clang-format -i $$(find lib fcgi-app tests/unit -name '*.cpp' -o -name '*.h')
+	clang-format -i $$(find lib fcgi-app tests/unit bench/micro -name '*.cpp' -o -name '*.h')
 
 clean:
 	rm -rf build

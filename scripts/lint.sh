@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 if [ $# -gt 0 ]; then
   files=("$@")
 else
-  mapfile -t files < <(find lib fcgi-app tests/unit -name '*.cpp' -o -name '*.h' | sort)
+  mapfile -t files < <(find lib fcgi-app tests/unit bench/micro -name '*.cpp' -o -name '*.h' | sort)
 fi
 
 status=0
