@@ -62,11 +62,12 @@ bool input_at_end(FCGX_Stream* in) {
   return FCGX_GetStr(&extra, 1, in) == 0 && FCGX_HasSeenEOF(in) == EOF && FCGX_GetError(in) == 0;
 }
 
-// Ends the request: the answer and the end-of-request record go out in one write, then the
-// connection closes. libfcgi's own close shuts down the sending side and waits, up to 2 s, for
-// the web server to close first (so that input left unread cannot turn into a TCP reset that
-// discards the answer); that costs every request a sleep and a wake-up. On a unix socket, with
-// every byte of input read, nothing can be lost, so the connection is closed at once.
+// Ends the request: what is left of the answer (all of it, up to libfcgi's 8 KiB buffer) and
+// the end-of-request record go out in one write, then the connection closes. libfcgi's own close
+// shuts down the sending side and waits, up to 2 s, for the web server to close first (so that
+// input left unread cannot turn into a TCP reset that discards the answer); that costs every
+// request a sleep and a wake-up. On a unix socket, with every byte of input read, nothing can be
+// lost, so the connection is closed at once.
 void finish_request(FCGX_Request& fcgx, bool unix_socket, bool body_read) {
   FCGX_FClose(fcgx.err);  // before out: the last writer to close writes the end-of-request record
   const bool answered = FCGX_FClose(fcgx.out) == 0;
