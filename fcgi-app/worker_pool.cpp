@@ -83,21 +83,16 @@ long long micros_since(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
-void serve_thread(int listen_fd, const HandlerFactory& factory, util::Logger& log) {
+void serve_thread(int listen_fd, bool unix_socket, const HandlerFactory& factory,
+                  util::Logger& log) {
   const auto handler = factory();
   util::FastRng rng;
   FcgiRequest slot(listen_fd);
   auto& fcgx = slot.get();
-  const bool unix_socket = is_unix_socket(listen_fd);
   while (FCGX_Accept_r(&fcgx) >= 0) {
     const auto start = std::chrono::steady_clock::now();
     http::Request request = http::request_from_envp(fcgx.envp);
-    std::size_t body_bytes = 0;
-    request.body_reader = [&fcgx, &body_bytes](std::size_t n) {
-      auto body = read_fcgi_body(fcgx.in, n);
-      body_bytes = body.size();
-      return body;
-    };
+    request.body_reader = [&fcgx](std::size_t n) { return read_fcgi_body(fcgx.in, n); };
     request.request_id = http::choose_request_id(request, rng);
     const http::Response response = handler->handle(request);
     const std::string head = http::render_response_head(response);
@@ -107,7 +102,8 @@ void serve_thread(int listen_fd, const HandlerFactory& factory, util::Logger& lo
          FCGX_PutStr(response.body.data(), static_cast<int>(response.body.size()), fcgx.out) < 0)) {
       log.error(request.request_id, "client went away while the answer was written");
     }
-    finish_request(fcgx, unix_socket, request.content_length.value_or(0) == body_bytes);
+    // request.body holds what load_body() read: empty when the handler never asked for it.
+    finish_request(fcgx, unix_socket, request.content_length.value_or(0) == request.body.size());
     log.request(request.method, request.path, response.status, micros_since(start),
                 request.request_id);
   }
@@ -116,12 +112,13 @@ void serve_thread(int listen_fd, const HandlerFactory& factory, util::Logger& lo
 }  // namespace
 
 void serve_fastcgi(int listen_fd, int threads, const HandlerFactory& factory, util::Logger& log) {
+  const bool unix_socket = is_unix_socket(listen_fd);
   std::vector<std::thread> pool;
   pool.reserve(static_cast<std::size_t>(threads));
   for (int i = 0; i < threads; ++i) {
     pool.emplace_back([&] {
       try {
-        serve_thread(listen_fd, factory, log);
+        serve_thread(listen_fd, unix_socket, factory, log);
       } catch (const std::exception& e) {
         log.error("-", std::string("request thread stopped: ") + e.what());
       }
