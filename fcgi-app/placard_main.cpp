@@ -20,11 +20,20 @@
 #include <thread>
 
 #include "fcgi-app/worker_pool.h"
+#include "lib/admin/admin_router.h"
+#include "lib/admin/context.h"
+#include "lib/api/routes.h"
 #include "lib/api/service.h"
 #include "lib/catalog/refresher.h"
 #include "lib/config/server_config.h"
+#include "lib/crypto/password_hash.h"
+#include "lib/crypto/random.h"
+#include "lib/crypto/sha256.h"
+#include "lib/db/admin_db.h"
 #include "lib/db/catalog_loader.h"
+#include "lib/db/connection_params.h"
 #include "lib/db/event_batcher.h"
+#include "lib/db/mysql_account_store.h"
 #include "lib/db/mysql_event_store.h"
 #include "lib/db/mysql_session.h"
 #include "lib/util/time_format.h"
@@ -104,31 +113,49 @@ db::InsertFlavor insert_flavor(const std::string& name) {
   return db::InsertFlavor::automatic;
 }
 
-db::ConnectionParams runtime_db(const config::ServerConfig& c) {
-  return {c.db.socket, c.db.host, c.db.port, c.db.name, c.db.user, c.db.password};
-}
 
 // The API, per request thread: its own connection, repositories and random generator.
 class ApiThread : public fcgi::RequestHandler {
  public:
-  ApiThread(const api::SharedServices& shared, const db::ConnectionParams& params,
-            db::EventBatcher& batcher)
+  ApiThread(const api::SharedServices& shared, const admin::AdminConfig& admin_config,
+            const db::ConnectionParams& params, db::EventBatcher& batcher)
       : session_(params),
         events_(session_, batcher),
+        admin_db_(session_, [&log = shared.log](const std::string& m) { log.info(m); }),
+        accounts_(admin_db_),
         services_{events_, events_, rng_, nonces_, macs_},
-        service_(shared, services_) {}
+        admin_{shared, admin_config, {admin_db_, accounts_}},
+        service_(shared, routes(shared)) {}
   http::Response handle(http::Request& request) override { return service_.handle(request); }
 
  private:
+  http::Router routes(const api::SharedServices& shared) {
+    http::Router r = api::make_router(shared, services_);
+    admin::add_admin_routes(r, admin_);
+    return r;
+  }
+
   db::DriverThreadScope driver_scope_;
   db::MysqlSession session_;
   db::MysqlEventStore events_;
+  db::AdminDb admin_db_;
+  db::MysqlAccountStore accounts_;
   util::FastRng rng_;
   crypto::RandomPool nonces_;
   tokens::MacWorkspace macs_;
   api::ThreadServices services_;
+  admin::AdminContext admin_;
   api::Service service_;
 };
+
+// The admin API's shared secrets: the key that turns client addresses into keyed hashes (derived
+// from the token keys, so it needs no setting of its own) and a dummy password hash, verified
+// for an unknown email so that it costs what a wrong password costs.
+admin::AdminConfig make_admin_config(const config::ServerConfig& cfg) {
+  const auto key = crypto::sha256("placard client address key\n" + cfg.token_keys);
+  return {std::string(reinterpret_cast<const char*>(key.data()), key.size()),
+          crypto::hash_password(crypto::random_bytes(16))};
+}
 
 // Baseline for benchmarks: the same adapter and threads, a constant 1 KiB answer.
 class EchoHandler : public fcgi::RequestHandler {
@@ -209,7 +236,7 @@ int run(const Options& opt) {
 
   db::init_driver();
   catalog::SnapshotHolder holder;
-  db::MysqlSession catalog_session(runtime_db(cfg));
+  db::MysqlSession catalog_session(db::runtime_params(cfg));
   catalog::Refresher refresher(
       holder, [&] { return db::read_catalog_version(catalog_session); },
       [&] {
@@ -223,7 +250,8 @@ int run(const Options& opt) {
   refresher.poll_once();  // the first requests find a snapshot (or 503 until the database answers)
 
   const api::SharedServices shared{holder, keys, log};
-  const auto params = runtime_db(cfg);
+  const admin::AdminConfig admin_config = make_admin_config(cfg);
+  const auto params = db::runtime_params(cfg);
   db::EventBatcher batcher(params, 64, insert_flavor(cfg.db.event_insert),
                            [&](const std::string& msg) { log.info(msg); });
   const bool spawned = listen.empty() && !FCGX_IsCGI();
@@ -235,7 +263,7 @@ int run(const Options& opt) {
           stderr);
       return 2;
     }
-    ApiThread handler(shared, params, batcher);
+    ApiThread handler(shared, admin_config, params, batcher);
     return fcgi::serve_cgi(handler, log);
   }
 
@@ -249,7 +277,7 @@ int run(const Options& opt) {
   {
     const SignalWatcher watcher(fd, &refresher, log);
     fcgi::serve_fastcgi(
-        fd, threads, [&] { return std::make_unique<ApiThread>(shared, params, batcher); }, log);
+        fd, threads, [&] { return std::make_unique<ApiThread>(shared, admin_config, params, batcher); }, log);
   }
   refresher.stop();
   refresh_thread.join();

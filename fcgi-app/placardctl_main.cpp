@@ -17,6 +17,8 @@
 #include "lib/crypto/base64.h"
 #include "lib/crypto/password_hash.h"
 #include "lib/crypto/random.h"
+#include "lib/db/catalog_version.h"
+#include "lib/db/connection_params.h"
 #include "lib/db/migrations.h"
 #include "lib/db/mysql_accounts.h"
 #include "lib/db/mysql_session.h"
@@ -116,19 +118,6 @@ struct Context {
   config::ServerConfig load() const { return config::load_server_config(config_path); }
 };
 
-db::ConnectionParams admin_params(const config::ServerConfig& c) {
-  const bool own = c.db.admin_user.empty();
-  return {c.db.socket,
-          c.db.host,
-          c.db.port,
-          c.db.name,
-          own ? c.db.user : c.db.admin_user,
-          own ? c.db.password : c.db.admin_password};
-}
-
-db::ConnectionParams runtime_params(const config::ServerConfig& c) {
-  return {c.db.socket, c.db.host, c.db.port, c.db.name, c.db.user, c.db.password};
-}
 
 std::string sql_dir_of(const config::ServerConfig& c) {
   if (!c.sql_dir.empty()) return c.sql_dir;
@@ -190,7 +179,7 @@ int cmd_migrate(const Context& ctx, const std::vector<std::string>& argv) {
   }
   const auto cfg = ctx.load();
   db::init_driver();
-  db::MysqlSession session(admin_params(cfg));
+  db::MysqlSession session(db::admin_params(cfg));
   const auto applied = db::apply_migrations(
       session, a.get("sql-dir", sql_dir_of(cfg)),
       [](const std::string& name) { std::cout << "applying " << name << "\n"; });
@@ -208,7 +197,7 @@ int cmd_demo_data(const Context& ctx, const std::vector<std::string>& argv) {
   }
   const auto cfg = ctx.load();
   db::init_driver();
-  db::MysqlSession session(admin_params(cfg));
+  db::MysqlSession session(db::admin_params(cfg));
   const std::string file = a.get("file", sql_dir_of(cfg) + "/demo/demo.sql");
   db::run_script_file(session, file);
   db::bump_catalog_version(session);
@@ -256,7 +245,7 @@ int cmd_account(const Context& ctx, const std::vector<std::string>& argv) {
   if (!plausible_email(email)) throw UsageError("--email is not an email address");
   const auto cfg = ctx.load();
   db::init_driver();
-  db::MysqlSession session(admin_params(cfg));
+  db::MysqlSession session(db::admin_params(cfg));
   if (sub == "create") {
     const std::string hash = crypto::hash_password(read_password_from_stdin());
     const auto id = db::create_account(session, email, hash, a.flag("approve"));
@@ -281,7 +270,7 @@ int cmd_check(const Context& ctx, const std::vector<std::string>& argv) {
   (void)tokens::KeyRing::parse(cfg.token_keys, cfg.token_active_key);
   std::cout << "token keys: ok (active " << cfg.token_active_key << ")\n";
   db::init_driver();
-  db::MysqlSession session(runtime_params(cfg));
+  db::MysqlSession session(db::runtime_params(cfg));
   const auto rs = db::query(
       session.prepared("SELECT (SELECT COALESCE(MAX(version), 0) FROM schema_migrations), "
                        "(SELECT version FROM catalog_version WHERE id = 1)"));
@@ -300,7 +289,7 @@ int cmd_catalog(const Context& ctx, const std::vector<std::string>& argv) {
   }
   const auto cfg = ctx.load();
   db::init_driver();
-  db::MysqlSession session(admin_params(cfg));
+  db::MysqlSession session(db::admin_params(cfg));
   db::bump_catalog_version(session);
   std::cout << "catalog version bumped\n";
   return 0;

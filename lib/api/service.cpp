@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "lib/api/routes.h"
 #include "lib/db/errors.h"
 #include "lib/http/api_error.h"
 
@@ -14,6 +13,9 @@ enum class OriginVerdict { not_applicable, listed, refused };
 
 bool is_api_path(std::string_view path) {
   return path.rfind("/api/", 0) == 0;
+}
+bool is_admin_api_path(std::string_view path) {
+  return path.rfind("/admin/api/", 0) == 0;
 }
 // The public endpoints: the API and the click redirect (contract sections 1-5).
 bool is_public_path(std::string_view path) {
@@ -36,8 +38,8 @@ OriginVerdict judge_origin(const http::Request& request, const SharedServices& s
 
 }  // namespace
 
-Service::Service(const SharedServices& shared, ThreadServices& thread)
-    : shared_(shared), router_(make_router(shared, thread)) {}
+Service::Service(const SharedServices& shared, http::Router router)
+    : shared_(shared), router_(std::move(router)) {}
 
 http::Response Service::preflight(const http::Request& request) const {
   auto methods = router_.allowed_methods(request.path);
@@ -62,6 +64,12 @@ http::Response Service::guarded(http::Request& request) {
       response.set_header("Allow", std::string(response.header("Allow")) + ", OPTIONS");
     }
     return response;
+  } catch (const db::DuplicateKey& e) {
+    shared_.log.error(request.request_id, e.what());
+    return http::render_error({409, "conflict", "This conflicts with existing data"});
+  } catch (const db::ForeignKeyViolation& e) {
+    shared_.log.error(request.request_id, e.what());
+    return http::render_error({409, "conflict", "Other data still refers to this"});
   } catch (const db::DatabaseUnavailable& e) {
     shared_.log.error(request.request_id, e.what());
     return http::render_error(http::service_unavailable("The database is unreachable"));
@@ -81,6 +89,7 @@ http::Response Service::handle(http::Request& request) {
     response.set_header("Access-Control-Allow-Origin", std::string(request.header("origin")));
     response.set_header("Vary", "Origin");
   }
+  if (is_admin_api_path(request.path)) response.set_header("Cache-Control", "no-store");
   response.set_header("X-Request-Id", request.request_id);
   return response;
 }

@@ -8,10 +8,11 @@ namespace placard::api {
 
 // One per request thread: routes a request, applies the public CORS rules (contract section 5),
 // turns every failure into the contract's error envelope (detail to the log, never to the
-// client), and stamps X-Request-Id.
+// client), stamps X-Request-Id, and marks every admin answer Cache-Control: no-store.
 class Service {
  public:
-  Service(const SharedServices& shared, ThreadServices& thread);
+  // router: the public routes (make_router) and, in the worker, the admin routes.
+  Service(const SharedServices& shared, http::Router router);
   http::Response handle(http::Request& request);
 
  private:

@@ -17,7 +17,17 @@ struct Settings {
   std::vector<std::string> allowed_client_origins;
   std::int64_t token_ttl_seconds = 86400;
   std::string public_origin;
+  int session_idle_minutes = 30;           // admin sessions end after this long unused
+  int raw_event_retention_days = 90;       // raw impressions and clicks older than this go
+  int network_sync_interval_minutes = 0;   // 0: no scheduled network sync
 };
+
+// Ranges of the administrator settings (contract 6.1 and the settings added since).
+inline constexpr int kMinSessionIdleMinutes = 1;
+inline constexpr int kMaxSessionIdleMinutes = 24 * 60;
+inline constexpr int kMinRetentionDays = 1;
+inline constexpr int kMaxRetentionDays = 3650;
+inline constexpr int kMaxSyncIntervalMinutes = 7 * 24 * 60;
 
 Settings parse_settings(const std::map<std::string, std::string>& values,
                         std::vector<std::string>& problems);

@@ -16,10 +16,10 @@ namespace placard::crypto {
 namespace {
 
 constexpr std::string_view kScheme = "scrypt";
-constexpr std::uint64_t kLogN = 15;
+constexpr std::uint64_t kLogN = 17;  // OWASP's minimum for scrypt: N=2^17, r=8, p=1
 constexpr std::uint64_t kR = 8;
 constexpr std::uint64_t kP = 1;
-constexpr std::uint64_t kMaxMem = 64ULL * 1024 * 1024;
+constexpr std::uint64_t kMaxMem = 192ULL * 1024 * 1024;  // N=2^17, r=8 needs 128 MiB
 constexpr std::size_t kSaltSize = 16;
 constexpr std::size_t kHashSize = 32;
 constexpr std::size_t kMaxSaltSize = 64;
@@ -125,6 +125,19 @@ bool verify_password(std::string_view password, std::string_view stored) {
     return false;  // e.g. parameters needing more than kMaxMem
   }
   return CRYPTO_memcmp(actual.bytes.data(), expected.data(), *hash_size) == 0;
+}
+
+bool password_hash_outdated(std::string_view stored) {
+  std::string_view rest = stored;
+  const auto scheme = next_field(rest);
+  const auto log_n = next_field(rest);
+  const auto r = next_field(rest);
+  const auto p = next_field(rest);
+  if (!scheme || *scheme != kScheme || !log_n || !r || !p) return true;
+  const auto n = parse_small_uint(*log_n);
+  const auto rv = parse_small_uint(*r);
+  const auto pv = parse_small_uint(*p);
+  return !n || !rv || !pv || *n < kLogN || *rv < kR || *pv < kP;
 }
 
 }  // namespace placard::crypto

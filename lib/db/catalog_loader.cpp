@@ -1,6 +1,7 @@
 #include "lib/db/catalog_loader.h"
 
 #include "lib/catalog/snapshot_builder.h"
+#include "lib/db/transaction.h"
 
 namespace placard::db {
 
@@ -50,21 +51,14 @@ catalog::CatalogBase read_base(sql::Statement& st) {
 
 }  // namespace
 
-std::uint64_t read_catalog_version(MysqlSession& session) {
-  return session.run(true, [](MysqlSession& s) -> std::uint64_t {
-    const auto rs = query(s.prepared("SELECT version FROM catalog_version WHERE id = 1"));
-    return rs->next() ? rs->getUInt64(1) : 0;
-  });
-}
-
 std::shared_ptr<const catalog::Snapshot> load_snapshot(MysqlSession& session, std::int64_t now,
                                                        std::vector<std::string>& problems) {
   return session.run(true, [&](MysqlSession& s) {
     auto& conn = s.connection();
     const std::unique_ptr<sql::Statement> st(conn.createStatement());
     st->execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
-    st->execute("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
-    try {
+    Transaction tx(s, Transaction::Mode::read_only_snapshot);
+    {
       catalog::SnapshotBuilder builder(read_base(*st), now);
       // Forward-only: rows stream from the server instead of being buffered all at once.
       const std::unique_ptr<sql::Statement> stream(conn.createStatement());
@@ -95,17 +89,10 @@ std::shared_ptr<const catalog::Snapshot> load_snapshot(MysqlSession& session, st
         builder.add_offer(row);
       }
       rs.reset();
-      st->execute("COMMIT");
+      tx.commit();
       auto snapshot = builder.finish();
       problems.insert(problems.end(), builder.problems().begin(), builder.problems().end());
       return snapshot;
-    } catch (...) {
-      try {
-        st->execute("ROLLBACK");
-      } catch (const sql::SQLException&) {
-        // The connection is gone; run() resets it.
-      }
-      throw;
     }
   });
 }

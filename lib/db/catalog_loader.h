@@ -5,11 +5,10 @@
 #include <vector>
 
 #include "lib/catalog/snapshot.h"
+#include "lib/db/catalog_version.h"
 #include "lib/db/mysql_session.h"
 
 namespace placard::db {
-
-std::uint64_t read_catalog_version(MysqlSession& session);
 
 // Reads the whole catalog in one consistent read (one transaction) and builds a snapshot.
 // Offers are streamed row by row into the builder. Problems with stored values are appended.

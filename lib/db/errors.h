@@ -17,3 +17,19 @@ class DatabaseError : public std::runtime_error {
 };
 
 }  // namespace placard::db
+
+namespace placard::db {
+
+// A write broke a unique key (MySQL error 1062): the admin API answers 409 conflict.
+class DuplicateKey : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A write broke a foreign key (MySQL errors 1451/1452): 409 conflict.
+class ForeignKeyViolation : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace placard::db

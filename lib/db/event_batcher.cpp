@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "lib/crypto/sha256.h"
+#include "lib/db/transaction.h"
 
 namespace placard::db {
 
@@ -185,11 +186,11 @@ void EventBatcher::write(MysqlSession& session, EventTable table, std::vector<Pe
     if (flavor_ == InsertFlavor::automatic) {
       flavor_ = is_mariadb(s) ? InsertFlavor::returning : InsertFlavor::transaction;
     }
-    if (report_) {
+    if (report_ && !announced_) {
       report_(flavor_ == InsertFlavor::returning
                   ? "events: batched inserts with INSERT IGNORE ... RETURNING"
                   : "events: batched inserts in transactions of single-row inserts");
-      report_ = nullptr;  // once
+      announced_ = true;  // once
     }
     if (flavor_ == InsertFlavor::returning) {
       write_returning(s, table, group);
@@ -224,25 +225,14 @@ void EventBatcher::write_returning(MysqlSession& session, EventTable table,
 
 void EventBatcher::write_in_transaction(MysqlSession& session, EventTable table,
                                         std::vector<Pending*>& group) {
-  auto& conn = session.connection();
-  const std::unique_ptr<sql::Statement> tx(conn.createStatement());
   auto& st =
       session.prepared(std::string("INSERT IGNORE INTO ") + table_name(table) + kColumns + kRow);
-  tx->execute("START TRANSACTION");
-  try {
-    for (auto* p : group) {
-      bind_row(st, 1, *p->event);
-      p->recorded = st.executeUpdate() == 1;
-    }
-    tx->execute("COMMIT");
-  } catch (...) {
-    try {
-      tx->execute("ROLLBACK");
-    } catch (const sql::SQLException&) {
-      // The connection is gone: the transaction went with it.
-    }
-    throw;
+  Transaction tx(session, Transaction::Mode::read_write, report_);
+  for (auto* p : group) {
+    bind_row(st, 1, *p->event);
+    p->recorded = st.executeUpdate() == 1;
   }
+  tx.commit();
 }
 
 }  // namespace placard::db

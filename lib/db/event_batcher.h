@@ -94,6 +94,7 @@ class EventBatcher {
   std::size_t max_batch_;
   InsertFlavor flavor_;
   Report report_;
+  bool announced_ = false;  // the insert flavor was reported
   std::mutex mutex_;
   std::condition_variable work_;
   std::deque<Pending*> queue_;

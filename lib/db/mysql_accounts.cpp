@@ -56,12 +56,4 @@ bool approve_account(MysqlSession& session, const std::string& email) {
   return true;
 }
 
-void bump_catalog_version(MysqlSession& session) {
-  session
-      .prepared(
-          "UPDATE catalog_version SET version = version + 1, changed_at = UTC_TIMESTAMP(3) "
-          "WHERE id = 1")
-      .executeUpdate();
-}
-
 }  // namespace placard::db

@@ -11,6 +11,5 @@ std::uint64_t create_account(MysqlSession& session, const std::string& email,
                              const std::string& password_hash, bool approved);
 // False when no account has that email.
 bool approve_account(MysqlSession& session, const std::string& email);
-void bump_catalog_version(MysqlSession& session);
 
 }  // namespace placard::db

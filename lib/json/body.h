@@ -16,6 +16,7 @@ class BodyDocument {
   BodyDocument(const BodyDocument&) = delete;
   BodyDocument& operator=(const BodyDocument&) = delete;
   rapidjson::Document& doc() { return doc_; }
+  const rapidjson::Document& doc() const { return doc_; }
 
  private:
   alignas(std::max_align_t) char buffer_[kMaxBodyBytes * 2];

@@ -21,7 +21,7 @@ const std::string& stored_hash() {
 constexpr const char* kPassword = "correct horse battery staple";
 
 struct Fields {
-  std::string prefix;  // "scrypt$15$8$1$"
+  std::string prefix;  // "scrypt$17$8$1$"
   std::string salt;
   std::string hash;
 };
@@ -41,7 +41,7 @@ char other_char(char c) {
 TEST(PasswordHash, HasTheDocumentedFormat) {
   const std::string alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
   const Fields f = split(stored_hash());
-  EXPECT_EQ(f.prefix, "scrypt$15$8$1$");
+  EXPECT_EQ(f.prefix, "scrypt$17$8$1$");
   EXPECT_EQ(f.salt.size(), 22U);  // 16 bytes
   EXPECT_EQ(f.hash.size(), 43U);  // 32 bytes
   EXPECT_EQ(f.salt.find_first_not_of(alphabet), std::string::npos) << stored_hash();
@@ -100,10 +100,10 @@ TEST(PasswordHash, TamperedHashFails) {
 TEST(PasswordHash, ParametersAreReadFromTheString) {
   const Fields f = split(stored_hash());
   const std::string tail = "$" + f.salt + "$" + f.hash;
-  EXPECT_TRUE(verify_password(kPassword, "scrypt$15$8$1" + tail));
-  EXPECT_FALSE(verify_password(kPassword, "scrypt$14$8$1" + tail));
-  EXPECT_FALSE(verify_password(kPassword, "scrypt$15$7$1" + tail));
-  EXPECT_FALSE(verify_password(kPassword, "scrypt$15$8$2" + tail));
+  EXPECT_TRUE(verify_password(kPassword, "scrypt$17$8$1" + tail));
+  EXPECT_FALSE(verify_password(kPassword, "scrypt$16$8$1" + tail));
+  EXPECT_FALSE(verify_password(kPassword, "scrypt$17$7$1" + tail));
+  EXPECT_FALSE(verify_password(kPassword, "scrypt$17$8$2" + tail));
 }
 
 // RFC 7914 section 12, third vector: N=16384, r=8, p=1, 64-byte output.
@@ -173,13 +173,13 @@ TEST(PasswordHash, MalformedStringsAreFalseAndDoNotThrow) {
   }
 }
 
-// Parameters inside the accepted ranges but needing more than 64 MiB fail fast instead of
+// Parameters inside the accepted ranges but needing more than 192 MiB fail fast instead of
 // allocating gigabytes.
 TEST(PasswordHash, ParametersBeyondTheMemoryCapFailFast) {
   const Fields f = split(stored_hash());
   const auto start = std::chrono::steady_clock::now();
   EXPECT_FALSE(verify_password(kPassword, "scrypt$20$16$4$" + f.salt + "$" + f.hash));
-  EXPECT_FALSE(verify_password(kPassword, "scrypt$17$8$1$" + f.salt + "$" + f.hash));
+  EXPECT_FALSE(verify_password(kPassword, "scrypt$18$8$1$" + f.salt + "$" + f.hash));
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
 }
 
@@ -198,6 +198,23 @@ TEST(PasswordHash, TruncatedHashIsRefused) {
     const std::string cut = placard::crypto::base64url_encode(full->substr(0, keep));
     EXPECT_FALSE(verify_password(kPassword, f.prefix + f.salt + "$" + cut)) << keep;
   }
+}
+
+}  // namespace
+
+namespace {
+
+// Hashes made with weaker parameters than today's are re-hashed at the next sign-in.
+TEST(PasswordHash, OutdatedParametersAreRecognised) {
+  using placard::crypto::password_hash_outdated;
+  EXPECT_FALSE(password_hash_outdated(stored_hash()));
+  const Fields f = split(stored_hash());
+  const std::string tail = f.salt + "$" + f.hash;
+  EXPECT_TRUE(password_hash_outdated("scrypt$15$8$1$" + tail));
+  EXPECT_TRUE(password_hash_outdated("scrypt$17$4$1$" + tail));
+  EXPECT_FALSE(password_hash_outdated("scrypt$18$8$1$" + tail));
+  EXPECT_TRUE(password_hash_outdated("pbkdf2$600000$" + tail));
+  EXPECT_TRUE(password_hash_outdated(""));
 }
 
 }  // namespace

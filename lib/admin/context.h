@@ -1,0 +1,38 @@
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "lib/api/services.h"
+#include "lib/db/account_store.h"
+#include "lib/db/admin_tx.h"
+
+namespace placard::admin {
+
+// Built once in main, shared by every request thread, read-only.
+struct AdminConfig {
+  std::string client_key;           // HMAC key: client addresses are kept only as keyed hashes
+  std::string dummy_password_hash;  // verified against for an unknown email (same time spent)
+};
+
+// One request thread's stores (each on the thread's own database connection).
+struct AdminStores {
+  db::AdminTx& tx;
+  db::AccountStore& accounts;
+};
+
+// Everything an admin handler may use.
+struct AdminContext {
+  const api::SharedServices& shared;
+  const AdminConfig& config;
+  AdminStores stores;
+};
+
+// The account a request is signed in as.
+struct Actor {
+  db::Account account;
+  std::int64_t expires_at = 0;  // when the session ends if it stays in use (absolute end)
+};
+
+inline constexpr std::string_view kAdminPrefix = "/admin/api/v1";
+
+}  // namespace placard::admin

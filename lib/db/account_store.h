@@ -1,0 +1,73 @@
+#pragma once
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace placard::db {
+
+using TokenHash = std::array<unsigned char, 32>;  // SHA-256 of a session token
+
+struct Account {
+  std::uint64_t id = 0;
+  std::string email;
+  std::string status;  // pending | approved | revoked
+  std::string password_hash;
+  std::int64_t created_at = 0;
+  std::optional<std::int64_t> approved_at;
+  std::optional<std::int64_t> last_sign_in_at;
+};
+
+// A live session (not idle longer than allowed, not past its absolute end) of an approved account.
+struct LiveSession {
+  std::uint64_t session_id = 0;
+  Account account;
+  std::int64_t expires_at = 0;  // the absolute end
+};
+
+// Failed sign-ins within a window: how many, and when the oldest of them leaves the window.
+struct FailureWindow {
+  int count = 0;
+  std::int64_t oldest_at = 0;
+};
+
+struct AccountPage {
+  std::vector<Account> items;
+  std::uint64_t total = 0;
+};
+
+// Accounts, sessions and sign-in failures. Times are Unix seconds (UTC); "now" is the database's.
+class AccountStore {
+ public:
+  virtual ~AccountStore() = default;
+
+  virtual std::optional<Account> find_by_email(const std::string& email) = 0;
+  virtual std::optional<Account> find(std::uint64_t id) = 0;
+  // A new pending account. Throws DuplicateKey when the email is taken.
+  virtual std::uint64_t insert_pending(const std::string& email,
+                                       const std::string& password_hash) = 0;
+  virtual void approve(std::uint64_t id, std::uint64_t approved_by) = 0;
+  // Marks the account revoked and deletes every session it has.
+  virtual void revoke(std::uint64_t id) = 0;
+  virtual void set_password_hash(std::uint64_t id, const std::string& password_hash) = 0;
+  virtual AccountPage list(const std::optional<std::string>& status, int limit,
+                           std::uint64_t offset) = 0;
+
+  // Sessions.
+  virtual void create_session(const TokenHash& hash, std::uint64_t account_id,
+                              int lifetime_seconds) = 0;
+  // The session of that token when it is live (used within idle_seconds, before its end) and its
+  // account approved; its last use becomes now.
+  virtual std::optional<LiveSession> use_session(const TokenHash& hash, int idle_seconds) = 0;
+  virtual void delete_session(const TokenHash& hash) = 0;
+  virtual std::int64_t now() = 0;
+
+  // Sign-in bookkeeping.
+  virtual void record_sign_in(std::uint64_t account_id) = 0;  // last_sign_in_at, failures cleared
+  virtual void record_failure(std::optional<std::uint64_t> account_id, const TokenHash& client) = 0;
+  virtual FailureWindow account_failures(std::uint64_t account_id, int window_seconds) = 0;
+  virtual FailureWindow client_failures(const TokenHash& client, int window_seconds) = 0;
+};
+
+}  // namespace placard::db
