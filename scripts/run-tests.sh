@@ -68,7 +68,7 @@ for server in lighttpd apache; do
   summary="$RESULTS/e2e-$server.json"
   rm -f "$summary"
   echo "==== end-to-end tests behind $server"
-  timeout -k 30 480 python3 tests/e2e/run.py --server "$server" --build "$BUILD" --summary "$summary"
+  timeout -k 30 1300 python3 tests/e2e/run.py --server "$server" --build "$BUILD" --summary "$summary"
   rc=$?
   counts=$(python3 - "$summary" "$rc" <<'EOF'
 import json, sys

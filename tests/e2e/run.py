@@ -111,7 +111,7 @@ def main():
     ap.add_argument("--server", choices=("lighttpd", "apache"), default="lighttpd")
     ap.add_argument("--summary", help="write {\"passed\": N, \"failed\": M} here")
     ap.add_argument("--build", default=os.environ.get("BUILD") or "build")
-    ap.add_argument("--deadline", type=int, default=330,
+    ap.add_argument("--deadline", type=int, default=1200,
                     help="seconds for stack start plus tests (stopping is extra, bounded)")
     ap.add_argument("-k", dest="patterns", action="append", default=[],
                     help="only tests whose name matches (substring or glob); repeatable")
