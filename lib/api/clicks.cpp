@@ -31,6 +31,10 @@ http::Response html_refusal(const http::ApiError& error) {
   r.status = error.status();
   for (const auto& h : error.headers()) r.set_header(h.name, h.value);
   r.set_header("Content-Type", "text/html; charset=utf-8");
+  // A page with no script, style or frame of its own: nothing may be loaded into it, and it may
+  // not be framed by another site.
+  r.set_header("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
+  r.set_header("X-Frame-Options", "DENY");
   r.body =
       "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
       "<meta name=\"viewport\" content=\"width=device-width\"><title>Offer unavailable</title>"

@@ -29,11 +29,31 @@ OriginVerdict judge_origin(const http::Request& request, const SharedServices& s
   if (origin.empty() || !is_api_path(request.path)) return OriginVerdict::not_applicable;
   const auto snapshot = shared.snapshots.get();
   if (!snapshot) return OriginVerdict::not_applicable;
+  if (snapshot->settings.allowed_client_origins_unreadable) return OriginVerdict::refused;
   const auto& allowed = snapshot->settings.allowed_client_origins;
   if (allowed.empty()) return OriginVerdict::not_applicable;
   return std::find(allowed.begin(), allowed.end(), origin) != allowed.end()
              ? OriginVerdict::listed
              : OriginVerdict::refused;
+}
+
+// With a non-empty (or unreadable) allowedClientOrigins, every /api/ answer depends on the
+// request's Origin, listed or not, so caches must key on it.
+bool answer_varies_by_origin(const http::Request& request, const SharedServices& shared) {
+  if (!is_api_path(request.path)) return false;
+  const auto snapshot = shared.snapshots.get();
+  return snapshot && (!snapshot->settings.allowed_client_origins.empty() ||
+                      snapshot->settings.allowed_client_origins_unreadable);
+}
+
+// Adds a token to Vary, keeping what is there (e.g. Accept-Encoding).
+void add_vary(http::Response& response, std::string_view token) {
+  const std::string_view current = response.header("vary");
+  if (current.empty()) {
+    response.set_header("Vary", std::string(token));
+  } else if (current.find(token) == std::string_view::npos) {
+    response.set_header("Vary", std::string(current) + ", " + std::string(token));
+  }
 }
 
 }  // namespace
@@ -87,9 +107,12 @@ http::Response Service::handle(http::Request& request) {
           : guarded(request);
   if (verdict == OriginVerdict::listed) {
     response.set_header("Access-Control-Allow-Origin", std::string(request.header("origin")));
-    response.set_header("Vary", "Origin");
   }
-  if (is_admin_api_path(request.path)) response.set_header("Cache-Control", "no-store");
+  if (answer_varies_by_origin(request, shared_)) add_vary(response, "Origin");
+  if (is_admin_api_path(request.path) || (response.status >= 400 && !response.has("cache-control"))) {
+    response.set_header("Cache-Control", "no-store");
+  }
+  response.set_header("X-Content-Type-Options", "nosniff");
   response.set_header("X-Request-Id", request.request_id);
   return response;
 }

@@ -48,9 +48,20 @@ Settings parse_settings(const std::map<std::string, std::string>& values,
       ok = json::parse_untrusted(value, doc) && doc.IsArray();
       if (ok) {
         for (const auto& v : doc.GetArray()) {
-          if (v.IsString())
-            s.allowed_client_origins.emplace_back(v.GetString(), v.GetStringLength());
+          if (!v.IsString()) {
+            ok = false;
+            break;
+          }
+          s.allowed_client_origins.emplace_back(v.GetString(), v.GetStringLength());
         }
+      }
+      if (!ok) {
+        s.allowed_client_origins.clear();
+        s.allowed_client_origins_unreadable = true;
+        problems.push_back(
+            "setting allowedClientOrigins has an invalid value; refusing every Origin until it "
+            "is fixed");
+        continue;
       }
     }
     if (!ok) problems.push_back("setting " + name + " has an invalid value; using the default");

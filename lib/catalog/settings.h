@@ -15,6 +15,9 @@ struct Settings {
   int refresh_interval_seconds = 900;
   util::Version min_extension_version{1, 0, 0};
   std::vector<std::string> allowed_client_origins;
+  // The stored list could not be read: fail closed (every request with an Origin is refused)
+  // rather than open (an empty list refuses nothing).
+  bool allowed_client_origins_unreadable = false;
   std::int64_t token_ttl_seconds = 86400;
   std::string public_origin;
   int session_idle_minutes = 30;           // admin sessions end after this long unused

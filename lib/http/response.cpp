@@ -20,6 +20,11 @@ std::string_view Response::header(std::string_view name) const {
   return it == headers.end() ? std::string_view{} : std::string_view{it->value};
 }
 
+bool Response::has(std::string_view name) const {
+  return std::any_of(headers.begin(), headers.end(),
+                     [&](const Header& h) { return iequals(h.name, name); });
+}
+
 Response Response::json(int status, std::string body) {
   Response r;
   r.status = status;

@@ -16,6 +16,7 @@ struct Response {
   // Replaces any header of the same name (case-insensitive).
   void set_header(std::string_view name, std::string value);
   std::string_view header(std::string_view name) const;
+  bool has(std::string_view name) const;
 
   static Response json(int status, std::string body);
   static Response empty(int status);

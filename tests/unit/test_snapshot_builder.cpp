@@ -574,6 +574,43 @@ TEST(CatalogSettings, BadValuesFallBackAndAreReported) {
   }
 }
 
+// An unreadable allowedClientOrigins fails closed: the flag makes the Service refuse every Origin.
+TEST(CatalogSettings, UnreadableOriginListIsFlagged) {
+  for (const char* value : {"chrome-extension://abc", R"({"a":"b"})", R"(["x", 5])", "[\"a\","}) {
+    std::vector<std::string> problems;
+    const Settings s = parse_settings({{"allowedClientOrigins", value}}, problems);
+    EXPECT_TRUE(s.allowed_client_origins_unreadable) << value;
+    EXPECT_TRUE(s.allowed_client_origins.empty()) << value;
+  }
+  std::vector<std::string> problems;
+  EXPECT_FALSE(parse_settings({{"allowedClientOrigins", R"(["chrome-extension://a"])"}}, problems)
+                   .allowed_client_origins_unreadable);
+  EXPECT_FALSE(parse_settings({}, problems).allowed_client_origins_unreadable);
+}
+
+TEST(CatalogSettings, AdminSettingsAndTheirRanges) {
+  std::vector<std::string> problems;
+  const Settings s = parse_settings({{"sessionIdleMinutes", "5"},
+                                     {"rawEventRetentionDays", "30"},
+                                     {"networkSyncIntervalMinutes", "60"}},
+                                    problems);
+  EXPECT_TRUE(problems.empty());
+  EXPECT_EQ(s.session_idle_minutes, 5);
+  EXPECT_EQ(s.raw_event_retention_days, 30);
+  EXPECT_EQ(s.network_sync_interval_minutes, 60);
+  for (const auto& [name, value] : std::vector<std::pair<std::string, std::string>>{
+           {"sessionIdleMinutes", "0"}, {"sessionIdleMinutes", "1441"},
+           {"rawEventRetentionDays", "0"}, {"rawEventRetentionDays", "3651"},
+           {"networkSyncIntervalMinutes", "-1"}, {"networkSyncIntervalMinutes", "10081"}}) {
+    std::vector<std::string> p;
+    const Settings d = parse_settings({{name, value}}, p);
+    EXPECT_EQ(p.size(), 1u) << name << "=" << value;
+    EXPECT_EQ(d.session_idle_minutes, 30);
+    EXPECT_EQ(d.raw_event_retention_days, 90);
+    EXPECT_EQ(d.network_sync_interval_minutes, 0);
+  }
+}
+
 TEST(CatalogSettings, SeveralProblemsAllReportedGoodOnesKept) {
   std::vector<std::string> problems;
   const Settings s = parse_settings({{"available", "false"},

@@ -1,0 +1,110 @@
+"""Issue 15's findings on response headers, proven through the web server: CORS `Vary` kept with
+`Accept-Encoding` and present whatever the Origin, an unreadable `allowedClientOrigins` failing
+closed, `X-Content-Type-Options: nosniff` everywhere, `Cache-Control` on JSON errors, and a CSP
+with frame protection on the click's HTML refusal."""
+
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import harness as H  # noqa: E402
+
+ORIGIN = "chrome-extension://hardeningorigin"
+BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+def origins_applied(expect_refusal_of):
+    st, _, _ = H.http("GET", "/api/v1/config", headers={"Origin": expect_refusal_of})
+    return st == 403
+
+
+class HeaderTests(H.E2ETestCase):
+    def answers(self):
+        st, h, b = H.query(category="clicks")
+        offer = json.loads(b)["offers"][0]
+        return [
+            ("config", H.http("GET", "/api/v1/config")),
+            ("categories", H.http("GET", "/api/v1/categories", headers={"Accept-Encoding": "gzip"})),
+            ("query", (st, h, b)),
+            ("query-400", H.query(limit=0)),
+            ("impression-400", H.impression("garbage")),
+            ("not-found", H.http("GET", "/api/v1/nothing")),
+            ("click", H.http("GET", offer["clickUrl"])),
+            ("click-410-html", H.http("GET", "/r/click/1306?t=x", headers={"Accept": BROWSER_ACCEPT})),
+            ("admin-401", H.http("GET", "/admin/api/v1/session")),
+        ]
+
+    def test_every_answer_says_nosniff(self):
+        for name, (st, h, _) in self.answers():
+            with self.subTest(answer=name, status=st):
+                self.assertEqual(h.get("x-content-type-options"), "nosniff")
+
+    def test_json_errors_are_not_cached(self):
+        for name, (st, h, _) in self.answers():
+            if st >= 400:
+                with self.subTest(answer=name, status=st):
+                    self.assertEqual(h.get("cache-control"), "no-store")
+
+    def test_html_refusal_has_a_content_security_policy(self):
+        st, h, b = H.http("GET", "/r/click/1306?t=x", headers={"Accept": BROWSER_ACCEPT})
+        self.assertIn(st, (400, 410))
+        self.assertTrue(h.get("content-type", "").startswith("text/html"))
+        self.assertEqual(h.get("content-security-policy"), "default-src 'none'; frame-ancestors 'none'")
+        self.assertEqual(h.get("x-frame-options"), "DENY")
+
+
+class VaryTests(H.E2ETestCase):
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        H.set_setting("allowedClientOrigins", json.dumps([ORIGIN]))
+        cls.ready = bool(H.wait_until(lambda: origins_applied("chrome-extension://other"), timeout=5))
+        H.settle()
+
+    @classmethod
+    def tearDownClass(cls):
+        H.set_setting("allowedClientOrigins", "[]")
+        H.wait_until(lambda: not origins_applied("chrome-extension://other"), timeout=5)
+        H.settle()
+
+    def setUp(self):
+        self.assertTrue(self.ready, "allowedClientOrigins not applied within 5 s")
+
+    def test_vary_keeps_accept_encoding_and_adds_origin(self):
+        for path in ("/api/v1/config", "/api/v1/categories"):
+            for headers in ({"Origin": ORIGIN}, {}, {"Origin": ORIGIN, "Accept-Encoding": "gzip"}):
+                with self.subTest(path=path, headers=headers):
+                    st, h, _ = H.http("GET", path, headers=headers)
+                    self.assertEqual(st, 200)
+                    vary = H.header_tokens(h.get("vary"))
+                    self.assertIn("accept-encoding", vary)
+                    self.assertIn("origin", vary)
+
+    def test_answers_without_a_listed_origin_vary_by_origin(self):
+        for name, (st, h, _) in (("query", H.query(category="electronics")),
+                                 ("refused", H.http("GET", "/api/v1/config",
+                                                    headers={"Origin": "chrome-extension://other"}))):
+            with self.subTest(answer=name):
+                self.assertIn(st, (200, 403))
+                self.assertIn("origin", H.header_tokens(h.get("vary")))
+
+
+class UnreadableOriginListTests(H.E2ETestCase):
+    def test_an_unreadable_list_refuses_every_origin(self):
+        self.addCleanup(lambda: (H.set_setting("allowedClientOrigins", "[]"),
+                                 H.wait_until(lambda: not origins_applied("https://any.example"), timeout=5),
+                                 H.settle()))
+        for bad in ("not json", '{"a": 1}', '["chrome-extension://x", 5]'):
+            with self.subTest(value=bad):
+                H.set_setting("allowedClientOrigins", bad)
+                self.assertTrue(H.wait_until(lambda: origins_applied("https://any.example"), timeout=5),
+                                "an unreadable allowedClientOrigins must fail closed")
+                resp = H.http("GET", "/api/v1/config", headers={"Origin": "chrome-extension://x"})
+                self.assertError(resp, 403, "origin_not_allowed", H.NO_FIELD)
+                # without an Origin (not a browser page) the API still answers
+                self.assertEqual(H.http("GET", "/api/v1/config")[0], 200)
+                H.set_setting("allowedClientOrigins", "[]")
+                H.wait_until(lambda: not origins_applied("https://any.example"), timeout=5)
