@@ -623,8 +623,15 @@ bench_echo_config() {
   esac
 }
 
+# access_log FILE: the web server's access log, created (or kept) mode 0640 before the server
+# opens it: it names client addresses and user agents, so other local users may not read it.
+access_log() {
+  touch -- "$1" && chmod 0640 -- "$1" || fail "cannot prepare the access log $1"
+}
+
 lighttpd_start() {
   local conf="$VAR/lighttpd.conf"
+  access_log "$LOG/lighttpd-access.log"
   render "$REPO/lighttpd-conf/placard.conf.in" "$conf"
   bench_echo_config lighttpd >>"$conf"
   setup_log_header "lighttpd -tt"
@@ -640,6 +647,7 @@ lighttpd_start() {
 
 apache_start() {
   local template="$1" conf="$VAR/apache.conf"
+  access_log "$LOG/apache-access.log"
   render "$template" "$conf"
   if [[ "$SERVER" == apache ]]; then bench_echo_config apache >>"$conf"; fi
   setup_log_header "apache2 -t"

@@ -3,6 +3,7 @@
 closed, `X-Content-Type-Options: nosniff` everywhere, `Cache-Control` on JSON errors, and a CSP
 with frame protection on the click's HTML refusal."""
 
+import http.client
 import json
 import os
 import sys
@@ -16,6 +17,16 @@ ORIGIN = "chrome-extension://hardeningorigin"
 BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 
 
+def redirecting_offer():
+    """An offer of the fixtures' `clicks` category whose click redirects (1305: enabled, manual,
+    https tracking URL), as the query returns it."""
+    for _ in range(20):
+        for o in H.query_offers(category="clicks", limit=20):
+            if o["id"] == "1305":
+                return o
+    raise AssertionError("offer 1305 not returned")
+
+
 def origins_applied(expect_refusal_of):
     st, _, _ = H.http("GET", "/api/v1/config", headers={"Origin": expect_refusal_of})
     return st == 403
@@ -24,7 +35,7 @@ def origins_applied(expect_refusal_of):
 class HeaderTests(H.E2ETestCase):
     def answers(self):
         st, h, b = H.query(category="clicks")
-        offer = json.loads(b)["offers"][0]
+        offer = redirecting_offer()
         return [
             ("config", H.http("GET", "/api/v1/config")),
             ("categories", H.http("GET", "/api/v1/categories", headers={"Accept-Encoding": "gzip"})),
@@ -108,3 +119,54 @@ class UnreadableOriginListTests(H.E2ETestCase):
                 self.assertEqual(H.http("GET", "/api/v1/config")[0], 200)
                 H.set_setting("allowedClientOrigins", "[]")
                 H.wait_until(lambda: not origins_applied("https://any.example"), timeout=5)
+
+
+class WebServerTests(H.E2ETestCase):
+    def access_log(self):
+        st = H.current()
+        return st.path("log", "lighttpd-access.log" if st.server == "lighttpd" else "apache-access.log")
+
+    def test_access_log_has_no_tokens_and_is_private(self):
+        offer = redirecting_offer()
+        token = H.token_from_click_url(offer["clickUrl"])
+        self.assertEqual(H.http("GET", offer["clickUrl"])[0], 302)
+        path = self.access_log()
+
+        def logged():
+            with open(path) as f:
+                return "/r/click/%s" % offer["id"] in f.read()
+        self.assertTrue(H.wait_until(logged, timeout=5), "the click is not in %s" % path)
+        with open(path) as f:
+            text = f.read()
+        self.assertNotIn(token, text)
+        self.assertNotIn("?t=", text)
+        self.assertEqual(os.stat(path).st_mode & 0o777, 0o640)
+
+    def test_the_web_server_caps_bodies_near_the_workers_limit(self):
+        # A chunked body (no Content-Length for the worker to judge first): the web server
+        # counts what arrives and refuses past its cap of 32 KiB, before the worker reads it.
+        chunk = b"x" * 4096
+        body = [b'{"impressionToken": "'] + [chunk] * 10 + [b'"}']
+        conn = http.client.HTTPConnection("127.0.0.1", H.current().port, timeout=H.HTTP_TIMEOUT)
+        try:
+            conn.request("POST", "/api/v1/events/impression", body=iter(body),
+                         headers={"Content-Type": "application/json"}, encode_chunked=True)
+            resp = conn.getresponse()
+            resp.read()
+            if H.current().server == "lighttpd":
+                self.assertEqual(resp.status, 413)
+            else:
+                # Apache's mod_proxy_fcgi streams a long chunked body without a length; the
+                # worker, unable to size it, refuses it (400 invalid_json) without storing it.
+                self.assertIn(resp.status, (400, 413))
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # refused and closed while the body was still being sent: refused all the same
+        finally:
+            conn.close()
+        with open(H.current().path("log", "placard.log")) as f:
+            tail = f.read().splitlines()[-20:]
+        self.assertFalse(any("events/impression" in line and "status=200" in line for line in tail), tail)
+        # Between 16 and 32 KiB the worker answers with the contract's JSON.
+        self.assertError(H.post_json("/api/v1/events/impression",
+                                     json.dumps({"impressionToken": "x" * 20000})),
+                         413, "body_too_large", H.NO_FIELD)
