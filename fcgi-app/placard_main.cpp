@@ -25,6 +25,7 @@
 #include "lib/api/routes.h"
 #include "lib/api/service.h"
 #include "lib/catalog/refresher.h"
+#include "lib/config/listen_address.h"
 #include "lib/config/server_config.h"
 #include "lib/crypto/password_hash.h"
 #include "lib/crypto/random.h"
@@ -90,6 +91,14 @@ std::optional<Options> parse_args(int argc, char** argv) {
 std::string env_or(const char* name, const std::string& fallback) {
   const char* v = std::getenv(name);  // NOLINT(concurrency-mt-unsafe): before any thread starts
   return v != nullptr && *v != '\0' ? std::string(v) : fallback;
+}
+
+// Refuses wildcard and malformed listen addresses (whatever set them: config, environment or
+// --listen); an address other machines can reach starts with a warning in the log.
+void require_sane_listen(const std::string& listen, util::Logger& log) {
+  const auto check = config::check_listen(listen);
+  if (!check.error.empty()) throw std::runtime_error(check.error);
+  if (!check.warning.empty()) log.info("warning: " + check.warning);
 }
 
 int open_listen_socket(const std::string& listen, unsigned mode) {
@@ -214,6 +223,7 @@ int run(const Options& opt) {
     util::Logger log(env_or("PLACARD_LOG_FILE", ""));
     const std::string listen = !opt.listen.empty() ? opt.listen : env_or("PLACARD_LISTEN", "");
     const int threads = opt.threads > 0 ? opt.threads : std::stoi(env_or("PLACARD_THREADS", "8"));
+    require_sane_listen(listen, log);
     const int fd = listen.empty() ? 0 : open_listen_socket(listen, 0666);
     log.info("bench-echo worker on " + (listen.empty() ? std::string("fd 0") : listen));
     const SignalWatcher watcher(fd, nullptr, log);
@@ -230,6 +240,7 @@ int run(const Options& opt) {
   const auto keys = tokens::KeyRing::parse(cfg.token_keys, cfg.token_active_key);
   const std::string listen =
       !opt.listen.empty() ? opt.listen : env_or("PLACARD_LISTEN", cfg.listen);
+  require_sane_listen(listen, log);
   const int threads = opt.threads > 0
                           ? opt.threads
                           : std::stoi(env_or("PLACARD_THREADS", std::to_string(cfg.threads)));

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "lib/config/config_file.h"
+#include "lib/config/listen_address.h"
 
 namespace placard::config {
 
@@ -80,9 +81,8 @@ ServerConfig server_config_from(const std::map<std::string, std::string>& values
       throw ConfigError("unknown key '" + key + "'");
     }
   }
-  if (c.listen.rfind("unix:", 0) != 0 && !c.listen.empty() &&
-      c.listen.find(':') == std::string::npos) {
-    throw ConfigError("listen: expected unix:/path or host:port");
+  if (const auto check = check_listen(c.listen); !check.error.empty()) {
+    throw ConfigError(check.error);
   }
   return c;
 }

@@ -170,3 +170,24 @@ class WebServerTests(H.E2ETestCase):
         self.assertError(H.post_json("/api/v1/events/impression",
                                      json.dumps({"impressionToken": "x" * 20000})),
                          413, "body_too_large", H.NO_FIELD)
+
+
+class ListenTests(H.E2ETestCase):
+    """Issue 15, finding 10: the worker refuses to listen on every interface."""
+
+    def run_worker(self, listen):
+        import subprocess
+        st = H.current()
+        return subprocess.run([os.path.join(H.ROOT, st.build, "placard.fcgi"), "--config",
+                               st.path("placard.conf"), "--listen", listen, "--threads", "1"],
+                              stdin=subprocess.DEVNULL, capture_output=True, timeout=20,
+                              env={k: v for k, v in os.environ.items() if not k.startswith("PLACARD_")})
+
+    def test_wildcard_addresses_are_refused(self):
+        for listen in (":%d", "*:%d", "0.0.0.0:%d", "example.com:%d"):
+            port = H.free_port()
+            with self.subTest(listen=listen):
+                proc = self.run_worker(listen % port)
+                self.assertNotEqual(proc.returncode, 0)
+                self.assertIn(b"listen:", proc.stderr)
+                self.assertTrue(H._bindable(port), "the refused worker left port %d bound" % port)

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "lib/config/config_file.h"
+#include "lib/config/listen_address.h"
 #include "lib/config/server_config.h"
 
 namespace {
@@ -254,6 +255,23 @@ TEST(ServerConfig, ListenForms) {
   EXPECT_EQ(server_config_from({{"listen", ""}}).listen, "");
   const std::string e = config_error({{"listen", "localhost"}});
   EXPECT_TRUE(contains(e, "listen")) << e;
+}
+
+// Issue 15, finding 10: nothing that binds every interface, nothing left to name resolution.
+TEST(ServerConfig, ListenRefusesWildcardsAndBadForms) {
+  for (const char* bad : {":9000", "*:9000", "0.0.0.0:9000", "example.com:9000", "127.0.0.1:",
+                          "127.0.0.1:0", "127.0.0.1:65536", "127.0.0.1:09000", "127.0.0.1:90x",
+                          "unix:", "unix:relative.sock", "[::]:9000", "::1:9000", "1.2.3:9000"}) {
+    const std::string e = config_error({{"listen", bad}});
+    EXPECT_TRUE(contains(e, "listen")) << bad << ": " << e;
+  }
+  using placard::config::check_listen;
+  EXPECT_TRUE(check_listen("127.0.0.1:9000").warning.empty());
+  EXPECT_TRUE(check_listen("127.0.0.2:9000").error.empty());
+  EXPECT_TRUE(check_listen("localhost:9000").error.empty());
+  const auto remote = check_listen("192.0.2.10:9000");
+  EXPECT_TRUE(remote.error.empty());
+  EXPECT_TRUE(contains(remote.warning, "other machines")) << remote.warning;
 }
 
 TEST(ServerConfig, ErrorsNeverContainThePasswordValue) {
