@@ -18,10 +18,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import harness as H  # noqa: E402
+import test_admin_catalog  # noqa: E402
 import test_foundation  # noqa: E402
 import test_offers  # noqa: E402
 
-MODULES = (test_foundation, test_offers)
+MODULES = (test_foundation, test_offers, test_admin_catalog)
 LAST = (test_foundation.DatabaseOutageTests, test_foundation.ShutdownTests)
 
 
