@@ -70,7 +70,7 @@ http::Response put_countries(http::Request& req, AdminContext& ctx, const Actor&
   const auto codes = *body.opt_string_array("countries", kMaxListedCountries);
   std::vector<db::CountryRecord> list;
   ctx.stores.tx.run([&] {
-    list = ctx.stores.countries.list();
+    list = ctx.stores.countries.list(true);
     const std::string before_json = selection_json(list);
     std::set<std::string, std::less<>> wanted;
     for (std::size_t i = 0; i < codes.size(); ++i) {
@@ -106,12 +106,12 @@ void add_country_routes(AdminRouter& admin) {
   AdminContext& ctx = admin.context();
   admin.read("/countries", [&ctx](http::Request& req, const Actor&) {
     parse_query_params(req, {});
-    return ok(countries_json(ctx.stores.countries.list()));
+    return ok(countries_json(ctx.stores.countries.list(false)));
   });
   admin.read("/countries/:code", [&ctx](http::Request& req, const Actor&) {
     parse_query_params(req, {});
     const std::string code(req.param("code"));
-    for (const auto& c : ctx.stores.countries.list()) {
+    for (const auto& c : ctx.stores.countries.list(false)) {
       if (c.code == code) return ok(country_json(c));
     }
     throw http::not_found();

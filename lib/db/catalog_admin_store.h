@@ -18,8 +18,9 @@ struct CountryRecord {
 class CountryStore {
  public:
   virtual ~CountryStore() = default;
-  // Every known country, sorted by code.
-  virtual std::vector<CountryRecord> list() = 0;
+  // Every known country, sorted by code. With `lock` (inside AdminTx::run) the rows stay locked
+  // until the transaction ends, so two concurrent replacements cannot interleave.
+  virtual std::vector<CountryRecord> list(bool lock) = 0;
   virtual void set_selected(const std::string& code, bool selected) = 0;
 };
 

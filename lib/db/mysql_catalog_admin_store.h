@@ -8,7 +8,7 @@ namespace placard::db {
 class MysqlCountryStore : public CountryStore {
  public:
   explicit MysqlCountryStore(AdminDb& db) : db_(db) {}
-  std::vector<CountryRecord> list() override;
+  std::vector<CountryRecord> list(bool lock) override;
   void set_selected(const std::string& code, bool selected) override;
 
  private:

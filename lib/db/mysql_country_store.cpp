@@ -2,10 +2,12 @@
 
 namespace placard::db {
 
-std::vector<CountryRecord> MysqlCountryStore::list() {
-  return db_.call([](MysqlSession& s) {
+std::vector<CountryRecord> MysqlCountryStore::list(bool lock) {
+  return db_.call([&](MysqlSession& s) {
     std::vector<CountryRecord> out;
-    const auto rs = query(s.prepared("SELECT code, name, selected FROM countries ORDER BY code"));
+    const auto rs = query(
+        s.prepared(lock ? "SELECT code, name, selected FROM countries ORDER BY code FOR UPDATE"
+                        : "SELECT code, name, selected FROM countries ORDER BY code"));
     while (rs->next()) {
       out.push_back(
           {rs->getString(1).asStdString(), rs->getString(2).asStdString(), rs->getBoolean(3)});
