@@ -174,6 +174,7 @@ class SettingsTests(AdminCase):
         changes = {"refreshIntervalSeconds": 1200, "sessionIdleMinutes": 45,
                    "rawEventRetentionDays": 30, "networkSyncIntervalMinutes": 60}
         doc = self.set_settings(changes)
+        self.visible(lambda: H.fetch_config()["refreshIntervalSeconds"] == 1200)
         expected = dict(DEFAULTS, **changes)
         self.assertEqual(doc, expected)
         self.assertEqual(self.answer(self.admin.get("/settings")), expected)
@@ -182,7 +183,6 @@ class SettingsTests(AdminCase):
                          {"refreshIntervalSeconds": "1200", "sessionIdleMinutes": "45",
                           "rawEventRetentionDays": "30", "networkSyncIntervalMinutes": "60"})
         self.assertAudited(mark, "settings.update", "settings", DEFAULTS, expected)
-        self.visible(lambda: H.fetch_config()["refreshIntervalSeconds"] == 1200)
 
     def test_patch_stores_the_forms_the_catalog_reads(self):
         doc = self.set_settings({
@@ -342,10 +342,10 @@ class CountryTests(AdminCase):
         doc = self.replace_selection(["US", "GB", "DE", "GB"])
         self.assertEqual(doc, self.answer(self.admin.get("/countries")))
         self.assertEqual([c["code"] for c in doc["items"] if c["selected"]], ["DE", "GB", "US"])
+        self.visible(lambda: H.fetch_config()["countries"] == ["DE", "GB", "US"])
         self.assertEqual(selected_countries(), ["DE", "GB", "US"])
         self.assertAudited(mark, "countries.replace", "countries", {"countries": ["DE", "FR", "US"]},
                            {"countries": ["DE", "GB", "US"]})
-        self.visible(lambda: H.fetch_config()["countries"] == ["DE", "GB", "US"])
         self.assertEqual(query_status(country="GB")[0], 200)
         self.assertError(H.query(country="FR"), 422, "country_not_selected", "country")
 
@@ -397,11 +397,11 @@ class CategoryTests(AdminCase):
     def test_create_read_update_delete(self):
         mark = self.audit_mark()
         doc = self.create({"path": "admcat", "name": "Admin cat", "icon": "star", "displayOrder": 7})
+        self.visible(lambda: "admcat" in public_category_paths())
         created = category("admcat", "Admin cat", "star", 7)
         self.assertEqual(doc, created)
         self.assertEqual(category_row("admcat"), ["admcat", "Admin cat", "star", "7", "1", "NULL"])
         self.assertAudited(mark, "category.create", "category:admcat", None, created)
-        self.visible(lambda: "admcat" in public_category_paths())
 
         mark = self.audit_mark()
         kid = self.create({"path": "admcat.kid", "name": "Kid \u00e9 <b>", "enabled": True})
@@ -442,8 +442,8 @@ class CategoryTests(AdminCase):
         mark = self.audit_mark()
         st, _, _ = self.admin.delete("/categories/admcat")
         self.assertEqual(st, 204)
-        self.assertAudited(mark, "category.delete", "category:admcat", renamed, None)
         self.visible(lambda: "admcat" not in public_category_paths())
+        self.assertAudited(mark, "category.delete", "category:admcat", renamed, None)
 
     def test_list(self):
         paths = [r[0] for r in H.db("SELECT path FROM categories ORDER BY path")]
@@ -599,25 +599,25 @@ class PlacementTests(AdminCase):
         created = {"name": "adm_slot-1", "maxOffers": 4, "enabled": True}
         self.assertEqual(doc, created)
         self.assertEqual(placement_row("adm_slot-1"), ["adm_slot-1", "4", "1"])
+        self.visible(lambda: {"name": "adm_slot-1", "maxOffers": 4} in H.fetch_config()["placements"])
         self.assertAudited(mark, "placement.create", "placement:adm_slot-1", None, created)
         self.assertEqual(self.answer(self.admin.get("/placements/adm_slot-1")), created)
-        self.visible(lambda: {"name": "adm_slot-1", "maxOffers": 4} in H.fetch_config()["placements"])
         self.assertEqual(len(H.query_offers(placement="adm_slot-1", category="bulk", limit=20)), 4)
 
         mark = self.audit_mark()
         doc = self.answer(self.admin.patch("/placements/adm_slot-1", {"maxOffers": 2}))
         smaller = {"name": "adm_slot-1", "maxOffers": 2, "enabled": True}
         self.assertEqual(doc, smaller)
-        self.assertAudited(mark, "placement.update", "placement:adm_slot-1", created, smaller)
         self.visible(lambda: len(H.query_offers(placement="adm_slot-1", category="bulk", limit=20)) == 2)
+        self.assertAudited(mark, "placement.update", "placement:adm_slot-1", created, smaller)
 
         mark = self.audit_mark()
         doc = self.answer(self.admin.patch("/placements/adm_slot-1", {"enabled": False}))
         off = {"name": "adm_slot-1", "maxOffers": 2, "enabled": False}
         self.assertEqual(doc, off)
+        self.visible(lambda: H.query(placement="adm_slot-1")[0] == 422)
         self.assertEqual(placement_row("adm_slot-1"), ["adm_slot-1", "2", "0"])
         self.assertAudited(mark, "placement.update", "placement:adm_slot-1", smaller, off)
-        self.visible(lambda: H.query(placement="adm_slot-1")[0] == 422)
         self.assertError(H.query(placement="adm_slot-1"), 422, "placement_unknown", "placement")
 
         mark = self.audit_mark()
