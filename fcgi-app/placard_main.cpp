@@ -35,6 +35,8 @@
 #include "lib/db/connection_params.h"
 #include "lib/db/event_batcher.h"
 #include "lib/db/mysql_account_store.h"
+#include "lib/db/mysql_catalog_admin_store.h"
+#include "lib/db/mysql_settings_store.h"
 #include "lib/db/mysql_event_store.h"
 #include "lib/db/mysql_session.h"
 #include "lib/util/time_format.h"
@@ -132,8 +134,13 @@ class ApiThread : public fcgi::RequestHandler {
         events_(session_, batcher),
         admin_db_(session_, [&log = shared.log](const std::string& m) { log.info(m); }),
         accounts_(admin_db_),
+        settings_(admin_db_),
+        countries_(admin_db_),
+        categories_(admin_db_),
+        placements_(admin_db_),
         services_{events_, events_, rng_, nonces_, macs_},
-        admin_{shared, admin_config, {admin_db_, accounts_}},
+        admin_{shared, admin_config,
+               {admin_db_, accounts_, settings_, countries_, categories_, placements_}},
         service_(shared, routes(shared)) {}
   http::Response handle(http::Request& request) override { return service_.handle(request); }
 
@@ -149,6 +156,10 @@ class ApiThread : public fcgi::RequestHandler {
   db::MysqlEventStore events_;
   db::AdminDb admin_db_;
   db::MysqlAccountStore accounts_;
+  db::MysqlSettingsStore settings_;
+  db::MysqlCountryStore countries_;
+  db::MysqlCategoryStore categories_;
+  db::MysqlPlacementStore placements_;
   util::FastRng rng_;
   crypto::RandomPool nonces_;
   tokens::MacWorkspace macs_;

@@ -3,6 +3,10 @@
 #include "lib/admin/access.h"
 #include "lib/admin/account_handlers.h"
 #include "lib/admin/session_handlers.h"
+#include "lib/admin/settings_handlers.h"
+#include "lib/admin/country_handlers.h"
+#include "lib/admin/category_handlers.h"
+#include "lib/admin/placement_handlers.h"
 
 namespace placard::admin {
 
@@ -44,6 +48,10 @@ void add_admin_routes(http::Router& router, AdminContext& context) {
   AdminRouter admin(router, context);
   add_session_routes(admin);
   add_account_routes(admin);
+  add_settings_routes(admin);
+  add_country_routes(admin);
+  add_category_routes(admin);
+  add_placement_routes(admin);
 }
 
 }  // namespace placard::admin

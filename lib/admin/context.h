@@ -5,6 +5,8 @@
 #include "lib/api/services.h"
 #include "lib/db/account_store.h"
 #include "lib/db/admin_tx.h"
+#include "lib/db/catalog_admin_store.h"
+#include "lib/db/settings_store.h"
 
 namespace placard::admin {
 
@@ -18,6 +20,10 @@ struct AdminConfig {
 struct AdminStores {
   db::AdminTx& tx;
   db::AccountStore& accounts;
+  db::SettingsStore& settings;
+  db::CountryStore& countries;
+  db::CategoryStore& categories;
+  db::PlacementStore& placements;
 };
 
 // Everything an admin handler may use.

@@ -41,6 +41,13 @@ INSERT IGNORE INTO countries (code, name, selected) VALUES
   ('SE', 'Sweden',         FALSE),
   ('TR', 'Türkiye',        FALSE);
 
+-- Migration 0004 already lists every ISO country, unselected, so on a new database the INSERT
+-- IGNORE above adds none of these: select the demo's six here, but only while no country is
+-- selected at all (after an administrator has chosen countries, a second run changes nothing).
+SET @no_country_selected = (SELECT COUNT(*) = 0 FROM countries WHERE selected);
+UPDATE countries SET selected = TRUE
+  WHERE @no_country_selected AND code IN ('AT', 'DE', 'FR', 'GB', 'NL', 'US');
+
 -- Top-level categories. "travel" is disabled: its children (hotels, flights) are enabled
 -- themselves but hidden, because a disabled parent hides its whole subtree.
 INSERT IGNORE INTO categories (id, path, parent_id, name, icon, display_order, enabled) VALUES
