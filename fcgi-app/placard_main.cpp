@@ -34,6 +34,8 @@
 #include "lib/db/connection_params.h"
 #include "lib/db/event_batcher.h"
 #include "lib/db/mysql_account_store.h"
+#include "lib/db/mysql_audit_store.h"
+#include "lib/db/mysql_offer_admin_store.h"
 #include "lib/db/mysql_event_store.h"
 #include "lib/db/mysql_session.h"
 #include "lib/util/time_format.h"
@@ -123,8 +125,10 @@ class ApiThread : public fcgi::RequestHandler {
         events_(session_, batcher),
         admin_db_(session_, [&log = shared.log](const std::string& m) { log.info(m); }),
         accounts_(admin_db_),
+        offer_admin_(admin_db_),
+        audit_(admin_db_),
         services_{events_, events_, rng_, nonces_, macs_},
-        admin_{shared, admin_config, {admin_db_, accounts_}},
+        admin_{shared, admin_config, {admin_db_, accounts_, offer_admin_, audit_}},
         service_(shared, routes(shared)) {}
   http::Response handle(http::Request& request) override { return service_.handle(request); }
 
@@ -140,6 +144,8 @@ class ApiThread : public fcgi::RequestHandler {
   db::MysqlEventStore events_;
   db::AdminDb admin_db_;
   db::MysqlAccountStore accounts_;
+  db::MysqlOfferAdminStore offer_admin_;
+  db::MysqlAuditStore audit_;
   util::FastRng rng_;
   crypto::RandomPool nonces_;
   tokens::MacWorkspace macs_;

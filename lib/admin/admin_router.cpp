@@ -2,6 +2,8 @@
 
 #include "lib/admin/access.h"
 #include "lib/admin/account_handlers.h"
+#include "lib/admin/audit_handlers.h"
+#include "lib/admin/offer_handlers.h"
 #include "lib/admin/session_handlers.h"
 
 namespace placard::admin {
@@ -44,6 +46,8 @@ void add_admin_routes(http::Router& router, AdminContext& context) {
   AdminRouter admin(router, context);
   add_session_routes(admin);
   add_account_routes(admin);
+  add_offer_routes(admin);
+  add_audit_routes(admin);
 }
 
 }  // namespace placard::admin

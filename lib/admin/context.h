@@ -5,6 +5,8 @@
 #include "lib/api/services.h"
 #include "lib/db/account_store.h"
 #include "lib/db/admin_tx.h"
+#include "lib/db/audit_store.h"
+#include "lib/db/offer_admin_store.h"
 
 namespace placard::admin {
 
@@ -18,6 +20,8 @@ struct AdminConfig {
 struct AdminStores {
   db::AdminTx& tx;
   db::AccountStore& accounts;
+  db::OfferAdminStore& offers;
+  db::AuditStore& audit;
 };
 
 // Everything an admin handler may use.
