@@ -52,11 +52,11 @@ std::string refusal(Parse parse, const std::string& body) {
   return "accepted";
 }
 
-const std::string kValid =
+constexpr const char* kValid =
     R"("title": "T", "category": "books", "trackingUrl": "https://m.example/x")";
 
 std::string create_refusal(const std::string& extra) {
-  return refusal(create, "{" + kValid + (extra.empty() ? "" : ", " + extra) + "}");
+  return refusal(create, std::string("{") + kValid + (extra.empty() ? "" : ", " + extra) + "}");
 }
 
 std::string create_refusal_without(const std::string& body) {
@@ -112,7 +112,7 @@ TEST(LikePattern, EscapesMetacharactersAndTheEscape) {
 }
 
 TEST(OfferCreate, ManualOfferWithDefaults) {
-  const auto in = create("{" + kValid + "}");
+  const auto in = create(std::string("{") + kValid + "}");
   EXPECT_EQ(in.offer.title, "T");
   EXPECT_EQ(in.category, "books");
   EXPECT_TRUE(in.countries.empty());
@@ -163,9 +163,9 @@ TEST(OfferCreate, RefusalsNameTheField) {
   EXPECT_EQ(refusal(create, R"({"title": "", "category": "books"})"), "400 invalid_field title");
   EXPECT_EQ(refusal(create, "{\"title\": \"" + std::string(201, 'x') + "\"}"),
             "400 invalid_field title");
-  EXPECT_EQ(
-      refusal(create, "{" + kValid + ", \"description\": \"" + std::string(2001, 'x') + "\"}"),
-      "400 invalid_field description");
+  EXPECT_EQ(refusal(create, std::string("{") + kValid + ", \"description\": \"" +
+                                std::string(2001, 'x') + "\"}"),
+            "400 invalid_field description");
   EXPECT_EQ(create_refusal(R"("merchant": 3)"), "400 invalid_field merchant");
   EXPECT_EQ(create_refusal(R"("imageUrl": "ftp://x.example/")"), "400 invalid_field imageUrl");
   EXPECT_EQ(create_refusal("\"couponCode\": \"" + std::string(65, 'c') + "\""),
