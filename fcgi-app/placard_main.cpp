@@ -35,8 +35,8 @@
 #include "lib/db/event_batcher.h"
 #include "lib/db/mysql_account_store.h"
 #include "lib/db/mysql_audit_store.h"
-#include "lib/db/mysql_offer_admin_store.h"
 #include "lib/db/mysql_event_store.h"
+#include "lib/db/mysql_offer_admin_store.h"
 #include "lib/db/mysql_session.h"
 #include "lib/util/time_format.h"
 
