@@ -35,10 +35,12 @@
 #include "lib/db/connection_params.h"
 #include "lib/db/event_batcher.h"
 #include "lib/db/mysql_account_store.h"
+#include "lib/db/mysql_audit_store.h"
 #include "lib/db/mysql_catalog_admin_store.h"
-#include "lib/db/mysql_settings_store.h"
 #include "lib/db/mysql_event_store.h"
+#include "lib/db/mysql_offer_admin_store.h"
 #include "lib/db/mysql_session.h"
+#include "lib/db/mysql_settings_store.h"
 #include "lib/util/time_format.h"
 
 namespace {
@@ -124,7 +126,6 @@ db::InsertFlavor insert_flavor(const std::string& name) {
   return db::InsertFlavor::automatic;
 }
 
-
 // The API, per request thread: its own connection, repositories and random generator.
 class ApiThread : public fcgi::RequestHandler {
  public:
@@ -138,9 +139,13 @@ class ApiThread : public fcgi::RequestHandler {
         countries_(admin_db_),
         categories_(admin_db_),
         placements_(admin_db_),
+        offer_admin_(admin_db_),
+        audit_(admin_db_),
         services_{events_, events_, rng_, nonces_, macs_},
-        admin_{shared, admin_config,
-               {admin_db_, accounts_, settings_, countries_, categories_, placements_}},
+        admin_{shared,
+               admin_config,
+               {admin_db_, accounts_, settings_, countries_, categories_, placements_, offer_admin_,
+                audit_}},
         service_(shared, routes(shared)) {}
   http::Response handle(http::Request& request) override { return service_.handle(request); }
 
@@ -160,6 +165,8 @@ class ApiThread : public fcgi::RequestHandler {
   db::MysqlCountryStore countries_;
   db::MysqlCategoryStore categories_;
   db::MysqlPlacementStore placements_;
+  db::MysqlOfferAdminStore offer_admin_;
+  db::MysqlAuditStore audit_;
   util::FastRng rng_;
   crypto::RandomPool nonces_;
   tokens::MacWorkspace macs_;
@@ -299,7 +306,8 @@ int run(const Options& opt) {
   {
     const SignalWatcher watcher(fd, &refresher, log);
     fcgi::serve_fastcgi(
-        fd, threads, [&] { return std::make_unique<ApiThread>(shared, admin_config, params, batcher); }, log);
+        fd, threads,
+        [&] { return std::make_unique<ApiThread>(shared, admin_config, params, batcher); }, log);
   }
   refresher.stop();
   refresh_thread.join();

@@ -2,11 +2,13 @@
 
 #include "lib/admin/access.h"
 #include "lib/admin/account_handlers.h"
+#include "lib/admin/audit_handlers.h"
+#include "lib/admin/category_handlers.h"
+#include "lib/admin/country_handlers.h"
+#include "lib/admin/offer_handlers.h"
+#include "lib/admin/placement_handlers.h"
 #include "lib/admin/session_handlers.h"
 #include "lib/admin/settings_handlers.h"
-#include "lib/admin/country_handlers.h"
-#include "lib/admin/category_handlers.h"
-#include "lib/admin/placement_handlers.h"
 
 namespace placard::admin {
 
@@ -52,6 +54,8 @@ void add_admin_routes(http::Router& router, AdminContext& context) {
   add_country_routes(admin);
   add_category_routes(admin);
   add_placement_routes(admin);
+  add_offer_routes(admin);
+  add_audit_routes(admin);
 }
 
 }  // namespace placard::admin

@@ -5,7 +5,9 @@
 #include "lib/api/services.h"
 #include "lib/db/account_store.h"
 #include "lib/db/admin_tx.h"
+#include "lib/db/audit_store.h"
 #include "lib/db/catalog_admin_store.h"
+#include "lib/db/offer_admin_store.h"
 #include "lib/db/settings_store.h"
 
 namespace placard::admin {
@@ -24,6 +26,8 @@ struct AdminStores {
   db::CountryStore& countries;
   db::CategoryStore& categories;
   db::PlacementStore& placements;
+  db::OfferAdminStore& offers;
+  db::AuditStore& audit;
 };
 
 // Everything an admin handler may use.

@@ -66,8 +66,9 @@ std::shared_ptr<const catalog::Snapshot> load_snapshot(MysqlSession& session, st
       auto rs = run_query(
           *stream,
           "SELECT o.id, o.title, o.description, o.merchant, o.image_url, o.coupon_code, "
-          "o.category_id, o.priority, o.is_demo, UNIX_TIMESTAMP(o.valid_from), "
-          "UNIX_TIMESTAMP(o.valid_until), "
+          "o.category_id, o.priority, o.is_demo, "
+          "TIMESTAMPDIFF(SECOND, '1970-01-01 00:00:00', o.valid_from), "
+          "TIMESTAMPDIFF(SECOND, '1970-01-01 00:00:00', o.valid_until), "
           "(SELECT GROUP_CONCAT(oc.country_code) FROM offer_countries oc WHERE oc.offer_id = o.id) "
           "FROM offers o WHERE o.enabled = 1 "
           "AND (o.valid_until IS NULL OR o.valid_until > UTC_TIMESTAMP())");

@@ -149,8 +149,9 @@ void EventBatcher::read_offers(MysqlSession& session, std::vector<Pending*>& cli
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   std::string sql =
-      "SELECT id, enabled, is_demo, network, tracking_url, UNIX_TIMESTAMP(valid_from), "
-      "UNIX_TIMESTAMP(valid_until) FROM offers WHERE id IN (";
+      "SELECT id, enabled, is_demo, network, tracking_url, "
+      "TIMESTAMPDIFF(SECOND, '1970-01-01 00:00:00', valid_from), "
+      "TIMESTAMPDIFF(SECOND, '1970-01-01 00:00:00', valid_until) FROM offers WHERE id IN (";
   for (std::size_t i = 0; i < ids.size(); ++i) sql += i == 0 ? "?" : ", ?";
   sql += ")";
   std::unordered_map<std::uint64_t, OfferTarget> found;

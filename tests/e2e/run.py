@@ -20,11 +20,13 @@ sys.path.insert(0, HERE)
 import harness as H  # noqa: E402
 import test_admin_access  # noqa: E402
 import test_admin_catalog  # noqa: E402
+import test_admin_offers  # noqa: E402
 import test_foundation  # noqa: E402
 import test_hardening  # noqa: E402
 import test_offers  # noqa: E402
 
-MODULES = (test_foundation, test_offers, test_admin_access, test_admin_catalog, test_hardening)
+MODULES = (test_foundation, test_offers, test_admin_access, test_admin_catalog, test_admin_offers,
+           test_hardening)
 LAST = (test_foundation.DatabaseOutageTests, test_foundation.ShutdownTests)
 
 

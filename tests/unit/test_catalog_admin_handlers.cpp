@@ -17,6 +17,7 @@
 #include "lib/http/api_error.h"
 #include "lib/http/router.h"
 #include "lib/util/logger.h"
+#include "tests/unit/unused_admin_stores.h"
 
 namespace {
 
@@ -209,8 +210,10 @@ class CatalogAdminHandlers : public ::testing::Test {
   FakeCountries countries;
   FakeCategories categories;
   FakePlacements placements;
+  placard::testing::UnusedOffers offers;
+  placard::testing::UnusedAudit audit;
   placard::admin::AdminContext context{
-      shared, config, {tx, accounts, settings, countries, categories, placements}};
+      shared, config, {tx, accounts, settings, countries, categories, placements, offers, audit}};
   placard::http::Router router;
 };
 

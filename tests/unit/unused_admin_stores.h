@@ -1,0 +1,33 @@
+#pragma once
+// Admin stores a handler test does not exercise: every call fails the test loudly, so a handler
+// that reaches for the wrong store is caught. Add one here for each new admin store.
+#include <stdexcept>
+
+#include "lib/db/audit_store.h"
+#include "lib/db/offer_admin_store.h"
+
+namespace placard::testing {
+
+[[noreturn]] inline void unused_store(const char* what) {
+  throw std::logic_error(std::string("this test does not expect a call to ") + what);
+}
+
+class UnusedOffers : public db::OfferAdminStore {
+ public:
+  std::optional<db::AdminOffer> find(std::uint64_t, bool) override { unused_store("offers"); }
+  db::OfferPage list(const db::OfferFilter&, int, std::uint64_t) override {
+    unused_store("offers");
+  }
+  std::optional<std::uint64_t> category_id(const std::string&) override { unused_store("offers"); }
+  bool country_exists(const std::string&) override { unused_store("offers"); }
+  std::uint64_t insert(const db::NewOffer&) override { unused_store("offers"); }
+  void update(std::uint64_t, const db::OfferChanges&) override { unused_store("offers"); }
+};
+
+class UnusedAudit : public db::AuditStore {
+ public:
+  std::optional<db::AuditEntry> find(std::uint64_t) override { unused_store("audit"); }
+  db::AuditPage list(const db::AuditFilter&, int, std::uint64_t) override { unused_store("audit"); }
+};
+
+}  // namespace placard::testing
