@@ -76,6 +76,13 @@ http::Response redirect(const http::Request& request, const catalog::Snapshot& s
     token_error = e;
   }
 
+  // A bad token never reaches the database: the snapshot knows whether the offer exists (404
+  // first, as the contract orders it) or not (the token's 400/410).
+  if (token_error) {
+    if (!snapshot.is_clickable_offer(offer_id)) throw http::not_found();
+    throw *token_error;
+  }
+
   std::optional<http::ApiError> refusal;
   const bool record = request.method != "HEAD";  // HEAD answers the same and records nothing
   const auto offer = clicks.follow(

@@ -52,6 +52,9 @@ struct CatalogBase {
   std::vector<CountryRow> countries;
   std::vector<CategoryRow> categories;
   std::vector<PlacementRow> placements;
+  // Ids of every offer that is not a demonstration record, in any state (disabled, expired):
+  // a click with a bad token is judged against them (404 or 400) without a database read.
+  std::vector<std::uint64_t> clickable_offer_ids;
 };
 
 }  // namespace placard::catalog

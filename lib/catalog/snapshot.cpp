@@ -23,4 +23,8 @@ std::string_view Snapshot::offer_text(const LiveOffer& offer, int field) const {
   return std::string_view(text).substr(start, offer.text_len[field]);
 }
 
+bool Snapshot::is_clickable_offer(std::uint64_t id) const {
+  return std::binary_search(clickable_offer_ids.begin(), clickable_offer_ids.end(), id);
+}
+
 }  // namespace placard::catalog

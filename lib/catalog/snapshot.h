@@ -68,7 +68,11 @@ struct Snapshot {
   // Candidate lists, sorted by priority (highest first): key(category node or all, country).
   std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> index;
 
+  std::vector<std::uint64_t> clickable_offer_ids;  // sorted; see CatalogBase
+
   std::optional<std::uint16_t> country_index(std::string_view code) const;
+  // True when an offer of that id exists and is not a demonstration record (any state).
+  bool is_clickable_offer(std::uint64_t id) const;
   // Offers of a category's subtree (or of every category when nullopt) in a country.
   std::span<const std::uint32_t> candidates(std::optional<std::uint32_t> category,
                                             std::uint16_t country) const;

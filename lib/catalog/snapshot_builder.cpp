@@ -48,6 +48,8 @@ Snapshot::CachedAnswer cached_answer(std::string json) {
 SnapshotBuilder::SnapshotBuilder(CatalogBase base, std::int64_t now)
     : snap_(std::make_unique<Snapshot>()), now_(now), placements_(std::move(base.placements)) {
   snap_->version = base.version;
+  snap_->clickable_offer_ids = std::move(base.clickable_offer_ids);
+  std::sort(snap_->clickable_offer_ids.begin(), snap_->clickable_offer_ids.end());
   snap_->settings = parse_settings(base.settings, problems_);
   for (const auto& c : base.countries) {
     if (c.selected) snap_->countries.push_back(c.code);

@@ -42,6 +42,8 @@ catalog::CatalogBase read_base(sql::Statement& st) {
     c.enabled = rs->getBoolean(7);
     base.categories.push_back(std::move(c));
   }
+  rs = run_query(st, "SELECT id FROM offers WHERE is_demo = 0 ORDER BY id");
+  while (rs->next()) base.clickable_offer_ids.push_back(rs->getUInt64(1));
   rs = run_query(st, "SELECT name, max_offers, enabled FROM placements");
   while (rs->next()) {
     base.placements.push_back({rs->getString(1).asStdString(), rs->getInt(2), rs->getBoolean(3)});

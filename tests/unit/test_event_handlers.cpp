@@ -57,6 +57,7 @@ class FakeClicks : public ClickStore {
  public:
   std::optional<OfferTarget> follow(std::uint64_t id, const Decide& decide) override {
     const auto it = offers.find(id);
+    ++follows;
     std::optional<OfferTarget> target;
     if (it != offers.end()) target = it->second;
     if (auto event = decide(target)) recorded.push_back(*event);
@@ -64,6 +65,7 @@ class FakeClicks : public ClickStore {
   }
   std::map<std::uint64_t, OfferTarget> offers;
   std::vector<EventRecord> recorded;
+  int follows = 0;  // database rounds the handler asked for
 };
 
 OfferTarget offer(std::uint64_t id, std::string network = "admitad") {
@@ -172,6 +174,7 @@ TEST(ClickHandler, TokenOfAnotherOfferExpiredOrWrongKindIsRefusedAndNotRecorded)
   const auto k = keys();
   Snapshot s;
   s.settings.token_ttl_seconds = 60;
+  s.clickable_offer_ids = {42, 43};
   FakeClicks clicks;
   clicks.offers[42] = offer(42);
   clicks.offers[43] = offer(43);
@@ -185,11 +188,38 @@ TEST(ClickHandler, TokenOfAnotherOfferExpiredOrWrongKindIsRefusedAndNotRecorded)
             "400 invalid_token");
   EXPECT_EQ(refusal(click_request(42, "")), "400 invalid_token");
   EXPECT_TRUE(clicks.recorded.empty());
+  EXPECT_EQ(clicks.follows, 0);  // a bad token never costs a database round
+}
+
+// Issue 15, finding 12: a missing or forged token is judged before anything reaches the event
+// writer; the snapshot's list of offer ids keeps the contract's order (unknown 404, then 400).
+TEST(ClickHandler, BadTokensNeverReachTheStore) {
+  const auto k = keys();
+  Snapshot s;
+  s.clickable_offer_ids = {7, 42};
+  FakeClicks clicks;
+  clicks.offers[42] = offer(42);
+  const auto refusal = [&](Request r) {
+    return error_code([&] { placard::api::follow_click(r, s, k, clicks, kNow); });
+  };
+  auto forged = token(TokenKind::click, 42, kNow);
+  forged.back() = forged.back() == 'A' ? 'B' : 'A';
+  EXPECT_EQ(refusal(click_request(42, forged)), "400 invalid_token");
+  EXPECT_EQ(refusal(click_request(42, "")), "400 invalid_token");
+  EXPECT_EQ(refusal(click_request(99, forged)), "404 not_found");
+  EXPECT_EQ(refusal(click_request(99, "")), "404 not_found");
+  EXPECT_EQ(refusal(click_request(7, "x.y", "HEAD")), "400 invalid_token");
+  EXPECT_EQ(clicks.follows, 0);
+  // A good token still reads the offer at click time.
+  auto good = click_request(42, token(TokenKind::click, 42, kNow));
+  EXPECT_EQ(placard::api::follow_click(good, s, k, clicks, kNow).status, 302);
+  EXPECT_EQ(clicks.follows, 1);
 }
 
 TEST(ClickHandler, RefusalOrderUnknownThenTokenThenOfferState) {
   const auto k = keys();
   Snapshot s;
+  s.clickable_offer_ids = {42, 45};
   FakeClicks clicks;
   auto disabled = offer(42);
   disabled.enabled = false;
