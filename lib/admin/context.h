@@ -5,6 +5,7 @@
 #include "lib/api/services.h"
 #include "lib/db/account_store.h"
 #include "lib/db/admin_tx.h"
+#include "lib/db/stats_store.h"
 
 namespace placard::admin {
 
@@ -18,6 +19,7 @@ struct AdminConfig {
 struct AdminStores {
   db::AdminTx& tx;
   db::AccountStore& accounts;
+  db::StatsStore& stats;
 };
 
 // Everything an admin handler may use.

@@ -20,8 +20,9 @@ sys.path.insert(0, HERE)
 import harness as H  # noqa: E402
 import test_foundation  # noqa: E402
 import test_offers  # noqa: E402
+import test_admin_stats  # noqa: E402
 
-MODULES = (test_foundation, test_offers)
+MODULES = (test_foundation, test_offers, test_admin_stats)
 LAST = (test_foundation.DatabaseOutageTests, test_foundation.ShutdownTests)
 
 

@@ -1,0 +1,57 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "lib/db/stats_store.h"
+
+namespace placard::db {
+
+// The sums of one group over a range of days, every key, ranked (impressions desc, key asc; for
+// StatsGroup::day: by key, i.e. by date), with an index by key and the totals.
+class StatsPart {
+ public:
+  StatsPart(StatsGroup group, std::vector<StatsRow> rows);
+
+  const std::vector<StatsRow>& ranked() const { return ranked_; }
+  const StatsCounts* find(const std::string& key) const;
+  const StatsCounts& totals() const { return totals_; }
+
+ private:
+  std::vector<StatsRow> ranked_;
+  std::unordered_map<std::string, std::size_t> index_;
+  StatsCounts totals_;
+};
+
+// True when a comes before b in the report's order of that group.
+bool ranks_before(StatsGroup group, const StatsRow& a, const StatsRow& b);
+
+// The report of closed (a sealed range, typically cached) plus live (the days that may still
+// change), either may be null: every key's counts added, at most max_rows rows in rank order,
+// totals of both. Costs O(live rows + max_rows), not O(closed rows).
+StatsReport merge_parts(StatsGroup group, const StatsPart* closed, const StatsPart* live,
+                        std::size_t max_rows);
+
+// Sums of days that can no longer change (the rollups only ever grow for the current day), kept
+// per process and shared by its request threads: the few most recently used ranges.
+class StatsCache {
+ public:
+  using Key = std::tuple<StatsGroup, std::int64_t, std::int64_t>;  // group, from, to (days)
+  explicit StatsCache(std::size_t capacity = 16) : capacity_(capacity) {}
+
+  std::shared_ptr<const StatsPart> get(const Key& key);
+  void put(const Key& key, std::shared_ptr<const StatsPart> part);
+
+ private:
+  std::mutex mutex_;
+  std::size_t capacity_;
+  std::list<std::pair<Key, std::shared_ptr<const StatsPart>>> entries_;  // most recent first
+};
+
+}  // namespace placard::db
