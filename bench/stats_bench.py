@@ -47,6 +47,8 @@ def fill(mycnf, events, offers, days):
     sql(mycnf, ";\n".join([
         "DELETE FROM stats_daily",
         "SET @k = %r" % k,
+        # Each row's random draw once: a merged derived table would evaluate it again in WHERE.
+        "SET SESSION optimizer_switch = 'derived_merge=off'",
         # Per (day, offer): E[impressions] = K * swing(day) / rank; FLOOR(x + RAND()) keeps the mean.
         "INSERT INTO stats_daily (dim, day, item, impressions, clicks) "
         "SELECT 'offer', day, item, imp, FLOOR(imp * 0.02 + RAND(2)) FROM ("

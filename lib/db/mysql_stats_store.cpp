@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <memory>
-#include <optional>
+#include <unordered_map>
 
 #include "lib/util/time_format.h"
 
@@ -25,26 +25,33 @@ const char* dim_of(StatsGroup group) {
 
 }  // namespace
 
-StatsPart MysqlStatsStore::read(StatsGroup group, std::int64_t from_day, std::int64_t to_day) {
+std::vector<StatsRow> MysqlStatsStore::read(StatsGroup group, std::int64_t from_day,
+                                            std::int64_t to_day) {
+  // One day of offers, placements or countries already has one row per item, in key order: no
+  // GROUP BY (which would sort through a temporary table). Used for the open days on every
+  // request.
+  const bool one_day = from_day == to_day && group != StatsGroup::day;
   const std::string sql =
       group == StatsGroup::day
           ? "SELECT DATE_FORMAT(day, '%Y-%m-%d'), SUM(impressions), SUM(clicks) FROM stats_daily "
             "WHERE dim = ? AND day BETWEEN ? AND ? GROUP BY day"
-          : "SELECT item, SUM(impressions), SUM(clicks) FROM stats_daily "
-            "WHERE dim = ? AND day BETWEEN ? AND ? GROUP BY item";
+      : one_day ? "SELECT item, impressions, clicks FROM stats_daily WHERE dim = ? AND day = ?"
+                : "SELECT item, SUM(impressions), SUM(clicks) FROM stats_daily "
+                  "WHERE dim = ? AND day BETWEEN ? AND ? GROUP BY item";
   std::vector<StatsRow> rows;
   db_.call([&](MysqlSession& s) {
     rows.clear();
     auto& st = s.prepared(sql);
     st.setString(1, dim_of(group));
     st.setString(2, util::format_date(from_day));
-    st.setString(3, util::format_date(to_day));
+    if (!one_day) st.setString(3, util::format_date(to_day));
     const auto rs = query(st);
+    rows.reserve(rs->rowsCount());
     while (rs->next()) {
       rows.push_back({rs->getString(1).asStdString(), {rs->getUInt64(2), rs->getUInt64(3)}});
     }
   });
-  return StatsPart(group, std::move(rows));
+  return rows;
 }
 
 StatsReport MysqlStatsStore::report(StatsGroup group, std::int64_t from_day, std::int64_t to_day,
@@ -58,14 +65,34 @@ StatsReport MysqlStatsStore::report(StatsGroup group, std::int64_t from_day, std
     const StatsCache::Key key{group, from_day, closed_to};
     closed = cache_.get(key);
     if (!closed) {
-      closed = std::make_shared<const StatsPart>(read(group, from_day, closed_to));
+      closed = std::make_shared<const StatsPart>(group, read(group, from_day, closed_to));
       cache_.put(key, closed);
     }
   }
-  std::optional<StatsPart> live;
+  std::vector<StatsRow> live;
   const std::int64_t live_from = std::max(from_day, closed_to + kDay);
-  if (live_from <= to_day) live.emplace(read(group, live_from, to_day));
-  return merge_parts(group, closed.get(), live ? &*live : nullptr, max_rows);
+  // The open days: today, yesterday within kSealSeconds after midnight, tomorrow within
+  // kSealSeconds before it (a writer whose clock is ahead); later days have no rows. Each day is
+  // read on its own (no GROUP BY), then added up by key.
+  const std::int64_t live_to = std::min(to_day, (now + kSealSeconds) / kDay * kDay);
+  for (std::int64_t d = live_from; d <= live_to; d += kDay) {
+    auto rows = read(group, d, d);
+    if (live.empty()) {
+      live = std::move(rows);
+      continue;
+    }
+    std::unordered_map<std::string, std::size_t> at;
+    for (std::size_t i = 0; i < live.size(); ++i) at.emplace(live[i].key, i);
+    for (auto& r : rows) {
+      const auto it = at.find(r.key);
+      if (it != at.end()) {
+        live[it->second].counts += r.counts;
+      } else {
+        live.push_back(std::move(r));
+      }
+    }
+  }
+  return merge_parts(group, closed.get(), std::move(live), max_rows);
 }
 
 }  // namespace placard::db

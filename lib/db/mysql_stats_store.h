@@ -23,7 +23,8 @@ class MysqlStatsStore : public StatsStore {
                      std::size_t max_rows) override;
 
  private:
-  StatsPart read(StatsGroup group, std::int64_t from_day, std::int64_t to_day);
+  // Every key's sums over the days, one row per key.
+  std::vector<StatsRow> read(StatsGroup group, std::int64_t from_day, std::int64_t to_day);
 
   AdminDb& db_;
   StatsCache& cache_;

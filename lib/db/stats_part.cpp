@@ -1,7 +1,6 @@
 #include "lib/db/stats_part.h"
 
 #include <algorithm>
-#include <unordered_set>
 
 namespace placard::db {
 
@@ -22,41 +21,45 @@ StatsPart::StatsPart(StatsGroup group, std::vector<StatsRow> rows) : ranked_(std
   }
 }
 
-const StatsCounts* StatsPart::find(const std::string& key) const {
+std::size_t StatsPart::position(const std::string& key) const {
   const auto it = index_.find(key);
-  return it == index_.end() ? nullptr : &ranked_[it->second].counts;
+  return it == index_.end() ? npos : it->second;
 }
 
-StatsReport merge_parts(StatsGroup group, const StatsPart* closed, const StatsPart* live,
+StatsReport merge_parts(StatsGroup group, const StatsPart* closed, std::vector<StatsRow> live,
                         std::size_t max_rows) {
+  const auto before = [group](const StatsRow& a, const StatsRow& b) {
+    return ranks_before(group, a, b);
+  };
   StatsReport out;
-  std::vector<StatsRow> candidates;
-  std::unordered_set<std::string> live_keys;
-  if (live != nullptr) {
-    out.totals += live->totals();
-    for (const auto& row : live->ranked()) {
-      StatsRow r = row;
-      if (closed != nullptr) {
-        if (const auto* c = closed->find(row.key)) r.counts += *c;
-      }
-      live_keys.insert(row.key);
-      candidates.push_back(std::move(r));
-    }
-  }
+  std::vector<StatsRow> candidates = std::move(live);
+  for (const auto& row : candidates) out.totals += row.counts;
   if (closed != nullptr) {
     out.totals += closed->totals();
+    const auto& ranked = closed->ranked();
+    std::vector<bool> in_live(ranked.size(), false);
+    for (auto& row : candidates) {
+      const std::size_t at = closed->position(row.key);
+      if (at == StatsPart::npos) continue;
+      row.counts += ranked[at].counts;
+      in_live[at] = true;
+    }
     // Only the best max_rows keys without live counts can make the cut.
     std::size_t taken = 0;
-    for (const auto& row : closed->ranked()) {
-      if (taken == max_rows) break;
-      if (live_keys.count(row.key) != 0) continue;
-      candidates.push_back(row);
+    for (std::size_t i = 0; i < ranked.size() && taken < max_rows; ++i) {
+      if (in_live[i]) continue;
+      candidates.push_back(ranked[i]);
       ++taken;
     }
   }
-  std::sort(candidates.begin(), candidates.end(),
-            [group](const StatsRow& a, const StatsRow& b) { return ranks_before(group, a, b); });
-  if (candidates.size() > max_rows) candidates.resize(max_rows);
+  if (candidates.size() > max_rows) {
+    std::partial_sort(candidates.begin(),
+                      candidates.begin() + static_cast<std::ptrdiff_t>(max_rows), candidates.end(),
+                      before);
+    candidates.resize(max_rows);
+  } else {
+    std::sort(candidates.begin(), candidates.end(), before);
+  }
   out.rows = std::move(candidates);
   return out;
 }

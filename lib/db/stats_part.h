@@ -20,7 +20,9 @@ class StatsPart {
   StatsPart(StatsGroup group, std::vector<StatsRow> rows);
 
   const std::vector<StatsRow>& ranked() const { return ranked_; }
-  const StatsCounts* find(const std::string& key) const;
+  // The position of a key in ranked(), or npos.
+  std::size_t position(const std::string& key) const;
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
   const StatsCounts& totals() const { return totals_; }
 
  private:
@@ -32,10 +34,10 @@ class StatsPart {
 // True when a comes before b in the report's order of that group.
 bool ranks_before(StatsGroup group, const StatsRow& a, const StatsRow& b);
 
-// The report of closed (a sealed range, typically cached) plus live (the days that may still
-// change), either may be null: every key's counts added, at most max_rows rows in rank order,
-// totals of both. Costs O(live rows + max_rows), not O(closed rows).
-StatsReport merge_parts(StatsGroup group, const StatsPart* closed, const StatsPart* live,
+// The report of closed (a sealed range, typically cached; may be null) plus live (the days that
+// may still change, one row per key): every key's counts added, at most max_rows rows in rank
+// order, totals of both. Costs O(live rows + max_rows), not O(closed rows).
+StatsReport merge_parts(StatsGroup group, const StatsPart* closed, std::vector<StatsRow> live,
                         std::size_t max_rows);
 
 // Sums of days that can no longer change (the rollups only ever grow for the current day), kept

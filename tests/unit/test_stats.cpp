@@ -24,9 +24,9 @@ TEST(StatsPart, RanksByImpressionsThenKeyAndSums) {
   const StatsPart p(StatsGroup::offer, {{"3", {5, 1}}, {"10", {7, 0}}, {"2", {5, 2}}});
   EXPECT_EQ(keys(p.ranked()), (std::vector<std::string>{"10", "2", "3"}));
   EXPECT_EQ(p.totals(), (StatsCounts{17, 3}));
-  ASSERT_NE(p.find("2"), nullptr);
-  EXPECT_EQ(*p.find("2"), (StatsCounts{5, 2}));
-  EXPECT_EQ(p.find("4"), nullptr);
+  ASSERT_EQ(p.position("2"), 1u);
+  EXPECT_EQ(p.ranked()[1].counts, (StatsCounts{5, 2}));
+  EXPECT_EQ(p.position("4"), StatsPart::npos);
 }
 
 TEST(StatsPart, DaysRankByDate) {
@@ -36,21 +36,30 @@ TEST(StatsPart, DaysRankByDate) {
 
 TEST(MergeParts, LiveCountsLiftAKeyPastTheClosedTop) {
   const StatsPart closed(StatsGroup::offer, {{"a", {10, 1}}, {"b", {9, 0}}, {"c", {8, 0}}});
-  const StatsPart live(StatsGroup::offer, {{"c", {5, 2}}, {"d", {1, 0}}});
-  const auto r = db::merge_parts(StatsGroup::offer, &closed, &live, 2);
+  const auto r = db::merge_parts(StatsGroup::offer, &closed, {{"d", {1, 0}}, {"c", {5, 2}}}, 2);
   ASSERT_EQ(r.rows.size(), 2u);
   EXPECT_EQ(r.rows[0], (StatsRow{"c", {13, 2}}));
   EXPECT_EQ(r.rows[1], (StatsRow{"a", {10, 1}}));
   EXPECT_EQ(r.totals, (StatsCounts{33, 3}));  // everything, not only the rows returned
 }
 
+TEST(MergeParts, ClosedKeysWithLiveCountsAreNotRepeated) {
+  const StatsPart closed(StatsGroup::offer, {{"a", {10, 0}}, {"b", {9, 0}}, {"c", {1, 0}}});
+  const auto r = db::merge_parts(StatsGroup::offer, &closed, {{"a", {1, 1}}, {"z", {0, 1}}}, 500);
+  EXPECT_EQ(r.rows,
+            (std::vector<StatsRow>{{"a", {11, 1}}, {"b", {9, 0}}, {"c", {1, 0}}, {"z", {0, 1}}}));
+  EXPECT_EQ(r.totals, (StatsCounts{21, 2}));
+}
+
 TEST(MergeParts, EitherPartMayBeMissing) {
   const StatsPart only(StatsGroup::country, {{"DE", {2, 1}}, {"AT", {2, 0}}});
-  auto r = db::merge_parts(StatsGroup::country, &only, nullptr, 500);
+  auto r = db::merge_parts(StatsGroup::country, &only, {}, 500);
   EXPECT_EQ(keys(r.rows), (std::vector<std::string>{"AT", "DE"}));
-  r = db::merge_parts(StatsGroup::country, nullptr, &only, 500);
+  EXPECT_EQ(r.totals, (StatsCounts{4, 1}));
+  r = db::merge_parts(StatsGroup::country, nullptr, {{"DE", {2, 1}}, {"AT", {2, 0}}}, 500);
   EXPECT_EQ(keys(r.rows), (std::vector<std::string>{"AT", "DE"}));
-  r = db::merge_parts(StatsGroup::country, nullptr, nullptr, 500);
+  EXPECT_EQ(r.totals, (StatsCounts{4, 1}));
+  r = db::merge_parts(StatsGroup::country, nullptr, {}, 500);
   EXPECT_TRUE(r.rows.empty());
   EXPECT_EQ(r.totals, (StatsCounts{}));
 }
