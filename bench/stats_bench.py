@@ -47,13 +47,14 @@ def fill(mycnf, events, offers, days):
     sql(mycnf, ";\n".join([
         "DELETE FROM stats_daily",
         "SET @k = %r" % k,
-        # Each row's random draw once: a merged derived table would evaluate it again in WHERE.
-        "SET SESSION optimizer_switch = 'derived_merge=off'",
-        # Per (day, offer): E[impressions] = K * swing(day) / rank; FLOOR(x + RAND()) keeps the mean.
+        # Per (day, offer): E[impressions] = K * swing(day) / rank; FLOOR(x + u) with u uniform
+        # in [0, 1) keeps the mean. u is a hash of (day, rank), not RAND(): the optimizer may
+        # evaluate the expression twice (in WHERE and in SELECT), and both must agree.
         "INSERT INTO stats_daily (dim, day, item, impressions, clicks) "
-        "SELECT 'offer', day, item, imp, FLOOR(imp * 0.02 + RAND(2)) FROM ("
+        "SELECT 'offer', day, item, imp, FLOOR(imp * 0.02 + CRC32(CONCAT('c', item, day)) / 4294967296) FROM ("
         "  SELECT UTC_DATE() - INTERVAL d.seq DAY AS day, r.seq AS item, "
-        "         FLOOR(@k * (1 + 0.3 * SIN(d.seq * 0.9)) / r.seq + RAND(1)) AS imp "
+        "         FLOOR(@k * (1 + 0.3 * SIN(d.seq * 0.9)) / r.seq"
+        "               + CRC32(CONCAT('i', d.seq, '-', r.seq)) / 4294967296) AS imp "
         "  FROM seq_0_to_%d d JOIN seq_1_to_%d r) t WHERE imp > 0" % (days - 1, offers),
         "CREATE TEMPORARY TABLE bench_buckets ENGINE=InnoDB AS "
         "SELECT day, CAST(item AS UNSIGNED) MOD 100 AS b, SUM(impressions) AS i, SUM(clicks) AS c "

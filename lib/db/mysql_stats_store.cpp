@@ -54,6 +54,24 @@ std::vector<StatsRow> MysqlStatsStore::read(StatsGroup group, std::int64_t from_
   return rows;
 }
 
+StatsCache::Rows MysqlStatsStore::read_open_day(StatsGroup group, std::int64_t day) {
+  StatsCounts totals;
+  db_.call([&](MysqlSession& s) {
+    auto& st = s.prepared(
+        "SELECT COALESCE(SUM(impressions), 0), COALESCE(SUM(clicks), 0) FROM stats_daily "
+        "WHERE dim = 'placement' AND day = ?");
+    st.setString(1, util::format_date(day));
+    const auto rs = query(st);
+    if (rs->next()) totals = {rs->getUInt64(1), rs->getUInt64(2)};
+  });
+  if (auto rows = cache_.get_open(group, day, totals)) return rows;
+  // Read after the totals: if events came in between, the rows hold more than the totals say,
+  // which the next request's totals reveal (they differ), so nothing stale is ever kept.
+  auto rows = std::make_shared<const std::vector<StatsRow>>(read(group, day, day));
+  cache_.put_open(group, day, totals, rows);
+  return rows;
+}
+
 StatsReport MysqlStatsStore::report(StatsGroup group, std::int64_t from_day, std::int64_t to_day,
                                     std::size_t max_rows) {
   // The last sealed day: it ended kSealSeconds ago or more.
@@ -76,19 +94,19 @@ StatsReport MysqlStatsStore::report(StatsGroup group, std::int64_t from_day, std
   // read on its own (no GROUP BY), then added up by key.
   const std::int64_t live_to = std::min(to_day, (now + kSealSeconds) / kDay * kDay);
   for (std::int64_t d = live_from; d <= live_to; d += kDay) {
-    auto rows = read(group, d, d);
+    const auto rows = read_open_day(group, d);
     if (live.empty()) {
-      live = std::move(rows);
+      live = *rows;
       continue;
     }
     std::unordered_map<std::string, std::size_t> at;
     for (std::size_t i = 0; i < live.size(); ++i) at.emplace(live[i].key, i);
-    for (auto& r : rows) {
+    for (const auto& r : *rows) {
       const auto it = at.find(r.key);
       if (it != at.end()) {
         live[it->second].counts += r.counts;
       } else {
-        live.push_back(std::move(r));
+        live.push_back(r);
       }
     }
   }

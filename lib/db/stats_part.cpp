@@ -82,4 +82,22 @@ void StatsCache::put(const Key& key, std::shared_ptr<const StatsPart> part) {
   while (entries_.size() > capacity_) entries_.pop_back();
 }
 
+StatsCache::Rows StatsCache::get_open(StatsGroup group, std::int64_t day,
+                                      const StatsCounts& fingerprint) {
+  const std::lock_guard lock(mutex_);
+  const auto it = open_.find({group, day});
+  if (it == open_.end() || !(it->second.fingerprint == fingerprint)) return nullptr;
+  return it->second.rows;
+}
+
+void StatsCache::put_open(StatsGroup group, std::int64_t day, const StatsCounts& fingerprint,
+                          Rows rows) {
+  const std::lock_guard lock(mutex_);
+  open_[{group, day}] = Open{fingerprint, std::move(rows)};
+  // Open days are today and its neighbours: forget the days before those.
+  for (auto it = open_.begin(); it != open_.end();) {
+    it = it->first.second < day - 2 * 86400 ? open_.erase(it) : std::next(it);
+  }
+}
+
 }  // namespace placard::db

@@ -2,6 +2,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <list>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -50,10 +51,21 @@ class StatsCache {
   std::shared_ptr<const StatsPart> get(const Key& key);
   void put(const Key& key, std::shared_ptr<const StatsPart> part);
 
+  // An open day's rows, as read when the day's totals were `fingerprint`. Counters only grow and
+  // every event adds to its day's totals, so the same totals mean the same rows.
+  using Rows = std::shared_ptr<const std::vector<StatsRow>>;
+  Rows get_open(StatsGroup group, std::int64_t day, const StatsCounts& fingerprint);
+  void put_open(StatsGroup group, std::int64_t day, const StatsCounts& fingerprint, Rows rows);
+
  private:
+  struct Open {
+    StatsCounts fingerprint;
+    Rows rows;
+  };
   std::mutex mutex_;
   std::size_t capacity_;
   std::list<std::pair<Key, std::shared_ptr<const StatsPart>>> entries_;  // most recent first
+  std::map<std::pair<StatsGroup, std::int64_t>, Open> open_;
 };
 
 }  // namespace placard::db

@@ -53,6 +53,10 @@ def diff(after, before):
     return out
 
 
+# Fixture offers whose click does not redirect (expired, demonstration, unsafe tracking URL).
+NO_REDIRECT = {"1306", "1307", "1308"}
+
+
 def ctr(impressions, clicks):
     return clicks / impressions if impressions else 0
 
@@ -82,7 +86,8 @@ class StatsTests(H.E2ETestCase):
         for category, placement, country in plan:
             offers = H.query_offers(category=category, placement=placement, country=country)
             self.assertTrue(offers, "no offers for %s/%s/%s" % (category, placement, country))
-            for i, o in enumerate(offers[:3]):
+            clicked = False
+            for o in offers[:3]:
                 st, _, b = H.impression(o["impressionToken"])
                 self.assertEqual(st, 200, b)
                 self.assertEqual(json.loads(b), {"status": "recorded"})
@@ -90,11 +95,12 @@ class StatsTests(H.E2ETestCase):
                 st, _, b = H.impression(o["impressionToken"])  # the same token again
                 self.assertEqual(st, 200, b)
                 self.assertEqual(json.loads(b), {"status": "duplicate"})
-                if i == 0 and "clickUrl" in o:
+                if not clicked and "clickUrl" in o and o["id"] not in NO_REDIRECT:
                     for _ in range(2):  # a repeated click redirects again, counts once
                         st, h, _ = H.http("GET", o["clickUrl"])
                         self.assertEqual(st, 302)
                     events.append(("click", o["id"], placement, country))
+                    clicked = True
         return events
 
     def test_stats_count_exactly_the_new_events(self):
@@ -323,6 +329,60 @@ class RetentionTests(H.E2ETestCase):
         self.assertEqual(rc, 0, err)
         self.assertIn("another retention pass is running", out)
         self.assertEqual(self.count("impressions", old), 3)
+
+class RetentionJobTests(H.StackTestCase):
+    """The worker's own retention thread, on a stack of its own whose config runs it every
+    second (retention.interval_seconds = 1); the run's shared stack is restored afterwards."""
+
+    FIXTURES = False
+
+    @classmethod
+    def setUpClass(cls):
+        cls.previous = H._current
+        try:
+            super().setUpClass()
+        except BaseException:
+            H.set_stack(cls.previous)
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        try:
+            super().tearDownClass()
+        finally:
+            H.set_stack(cls.previous)
+
+    @classmethod
+    def prepare_stack(cls):
+        path = cls.stack.path("placard.conf")
+        with open(path) as f:
+            lines = [l for l in f.read().splitlines() if not l.startswith("retention.interval_seconds")]
+        with open(path, "w") as f:
+            f.write("\n".join(lines + ["retention.interval_seconds = 1", ""]))
+        cls.stack.restart()
+
+    def test_the_worker_deletes_old_raw_rows_on_its_own(self):
+        tag = secrets.token_hex(8)
+        for table, column, age, n in (("impressions", "recorded_at", "INTERVAL 95 DAY", 1500),
+                                      ("clicks", "clicked_at", "INTERVAL 95 DAY", 20),
+                                      ("impressions", "recorded_at", "INTERVAL 80 DAY", 7),
+                                      ("clicks", "clicked_at", "INTERVAL 1 HOUR", 3)):
+            H.db("INSERT INTO %s (token_nonce, offer_id, placement, country, issued_at, %s) "
+                 "SELECT UNHEX(MD5(CONCAT('%s', '%s', seq))), 7, 'wide', 'DE', UTC_TIMESTAMP() - %s, "
+                 "UTC_TIMESTAMP(3) - %s FROM seq_1_to_%d" % (table, column, tag, age, age, age, n))
+
+        def count(table, column, older):
+            return int(H.db("SELECT COUNT(*) FROM %s WHERE %s %s UTC_TIMESTAMP() - INTERVAL 90 DAY"
+                            % (table, column, "<" if older else ">="))[0][0])
+
+        gone = H.wait_until(lambda: count("impressions", "recorded_at", True) == 0
+                            and count("clicks", "clicked_at", True) == 0, timeout=20, interval=0.2)
+        self.assertTrue(gone, "old rows still there after 20 s:\n" + self.stack.tail("placard.log"))
+        self.assertEqual(count("impressions", "recorded_at", False), 7)
+        self.assertEqual(count("clicks", "clicked_at", False), 3)
+        log = open(self.stack.path("log", "placard.log"), encoding="utf-8", errors="replace").read()
+        self.assertRegex(log, r"retention: deleted \d+ impressions and \d+ clicks older than 90 days")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -80,6 +80,18 @@ TEST(StatsCache, KeepsTheMostRecentlyUsed) {
   EXPECT_EQ(cache.get({StatsGroup::offer, 1, 1}), nullptr);  // the group is part of the key
 }
 
+TEST(StatsCache, OpenDaysAreKeptOnlyWhileTheirTotalsStay) {
+  db::StatsCache cache;
+  auto rows = std::make_shared<const std::vector<StatsRow>>(std::vector<StatsRow>{{"7", {2, 1}}});
+  const std::int64_t day = 20000 * 86400;
+  cache.put_open(StatsGroup::offer, day, {2, 1}, rows);
+  EXPECT_EQ(cache.get_open(StatsGroup::offer, day, {2, 1}), rows);
+  EXPECT_EQ(cache.get_open(StatsGroup::offer, day, {3, 1}), nullptr);  // an event came in
+  EXPECT_EQ(cache.get_open(StatsGroup::country, day, {2, 1}), nullptr);
+  cache.put_open(StatsGroup::offer, day + 3 * 86400, {0, 0}, rows);    // days later
+  EXPECT_EQ(cache.get_open(StatsGroup::offer, day, {2, 1}), nullptr);  // forgotten
+}
+
 TEST(StatsHandlers, EveryDayOfTheRangeWithZeros) {
   const auto from = *util::parse_date("2026-02-27");
   const auto to = *util::parse_date("2026-03-02");
