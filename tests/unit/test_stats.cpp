@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include "lib/admin/stats_handlers.h"
+#include "lib/config/config_file.h"
+#include "lib/config/server_config.h"
 #include "lib/db/retention.h"
 #include "lib/db/stats_part.h"
 #include "lib/http/api_error.h"
@@ -169,6 +171,21 @@ TEST(Retention, NeverBelowTheTokenTimeToLive) {
   EXPECT_EQ(db::effective_retention_days(1, 86400), 1);
   EXPECT_EQ(db::effective_retention_days(1, 86401), 2);
   EXPECT_EQ(db::effective_retention_days(3, 30 * 86400), 30);
+}
+
+TEST(Retention, IntervalIsAConfigKey) {
+  EXPECT_EQ(config::server_config_from({}).retention_interval_seconds, 600);
+  EXPECT_EQ(
+      config::server_config_from({{"retention.interval_seconds", "0"}}).retention_interval_seconds,
+      0);
+  EXPECT_THROW(config::server_config_from({{"retention.interval_seconds", "-1"}}),
+               config::ConfigError);
+  EXPECT_THROW(config::server_config_from({{"retention.interval_seconds", "1m"}}),
+               config::ConfigError);
+  config::ServerConfig c;
+  c.retention_interval_seconds = 42;
+  EXPECT_NE(config::render_server_config(c).find("retention.interval_seconds = 42\n"),
+            std::string::npos);
 }
 
 }  // namespace
