@@ -330,9 +330,11 @@ class RetentionTests(H.E2ETestCase):
         self.assertIn("another retention pass is running", out)
         self.assertEqual(self.count("impressions", old), 3)
 
-class RetentionJobTests(H.StackTestCase):
-    """The worker's own retention thread, on a stack of its own whose config runs it every
-    second (retention.interval_seconds = 1); the run's shared stack is restored afterwards."""
+class OwnStackTests(H.StackTestCase):
+    """On a stack of its own whose config runs the worker's retention thread every second
+    (retention.interval_seconds = 1) and writes events the portable way (db.event_insert =
+    transaction: single-row inserts, new rows told by the affected-row count, as on MySQL); the
+    run's shared stack is restored afterwards."""
 
     FIXTURES = False
 
@@ -356,10 +358,29 @@ class RetentionJobTests(H.StackTestCase):
     def prepare_stack(cls):
         path = cls.stack.path("placard.conf")
         with open(path) as f:
-            lines = [l for l in f.read().splitlines() if not l.startswith("retention.interval_seconds")]
+            lines = [line for line in f.read().splitlines()
+                     if not line.startswith(("retention.interval_seconds", "db.event_insert"))]
         with open(path, "w") as f:
-            f.write("\n".join(lines + ["retention.interval_seconds = 1", ""]))
+            f.write("\n".join(lines + ["retention.interval_seconds = 1",
+                                       "db.event_insert = transaction", ""]))
         cls.stack.restart()
+
+    def test_transaction_flavor_counts_new_events_only(self):
+        d = day_text(today())
+        admin = AdminClient.signed_in(stack=self.stack)
+        before = {g: by_key(admin.ok("GET", stats_path(d, d, g))) for g in ("offer", "country")}
+        tokens = [H.mint_token(H.IMPRESSION, 4242, country="FR", placement="wide")
+                  for _ in range(3)]
+        answers = [json.loads(H.impression(t)[2])["status"] for t in tokens + tokens[:2]]
+        self.assertEqual(answers, ["recorded"] * 3 + ["duplicate"] * 2)
+        log = open(self.stack.path("log", "placard.log"), encoding="utf-8", errors="replace").read()
+        self.assertIn("events: batched inserts in transactions of single-row inserts", log)
+        after = {g: by_key(admin.ok("GET", stats_path(d, d, g))) for g in ("offer", "country")}
+        self.assertEqual(diff(after["offer"], before["offer"]), {"4242": (3, 0)})
+        self.assertEqual(diff(after["country"], before["country"]), {"FR": (3, 0)})
+        rows = H.db("SELECT placement, country, SUM(impressions), SUM(clicks) FROM stats_hourly "
+                    "WHERE offer_id = 4242 GROUP BY placement, country")
+        self.assertEqual(rows, [["wide", "FR", "3", "0"]])
 
     def test_the_worker_deletes_old_raw_rows_on_its_own(self):
         tag = secrets.token_hex(8)
