@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/catalog/settings.h"
 #include "lib/config/server_config.h"
 #include "lib/crypto/base64.h"
 #include "lib/crypto/password_hash.h"
@@ -22,6 +23,7 @@
 #include "lib/db/migrations.h"
 #include "lib/db/mysql_accounts.h"
 #include "lib/db/mysql_session.h"
+#include "lib/db/retention.h"
 #include "lib/tokens/key_ring.h"
 
 namespace {
@@ -295,6 +297,35 @@ int cmd_catalog(const Context& ctx, const std::vector<std::string>& argv) {
   return 0;
 }
 
+// placardctl retention run: one retention pass now (what each worker does every
+// retention.interval_seconds), with the settings stored in the database.
+int cmd_retention(const Context& ctx, const std::vector<std::string>& argv) {
+  if (argv.empty() || argv[0] != "run") {
+    std::cout << "placardctl retention run\nDeletes raw impressions and clicks older than the "
+                 "retention (rawEventRetentionDays,\nnever less than the token time to live) now, "
+                 "in small batches. Statistics are kept.\n";
+    return argv.empty() || (argv[0] != "--help" && argv[0] != "-h") ? 2 : 0;
+  }
+  const auto cfg = ctx.load();
+  db::init_driver();
+  db::MysqlSession session(db::admin_params(cfg));
+  std::map<std::string, std::string> values;
+  const auto rs = db::query(session.prepared("SELECT name, value FROM settings"));
+  while (rs->next()) values[rs->getString(1).asStdString()] = rs->getString(2).asStdString();
+  std::vector<std::string> problems;
+  const auto settings = catalog::parse_settings(values, problems);
+  const int days =
+      db::effective_retention_days(settings.raw_event_retention_days, settings.token_ttl_seconds);
+  const auto pass = db::delete_old_events(session, days, db::RetentionOptions{});
+  if (!pass.ran) {
+    std::cout << "another retention pass is running; nothing done\n";
+    return 0;
+  }
+  std::cout << "retention " << days << " days: deleted " << pass.impressions << " impressions and "
+            << pass.clicks << " clicks\n";
+  return 0;
+}
+
 void usage(std::ostream& out) {
   out << "usage: placardctl [--config PATH] COMMAND [options]   (each COMMAND has --help)\n"
          "  init          write a new config file with fresh secrets\n"
@@ -303,6 +334,7 @@ void usage(std::ostream& out) {
          "  account       create or approve an admin account\n"
          "  check         check the config and the database connection\n"
          "  catalog bump  make workers reload the catalog\n"
+         "  retention run delete raw events past their retention now\n"
          "The config path defaults to $PLACARD_CONFIG, then /etc/placard/placard.conf.\n";
 }
 
@@ -327,8 +359,9 @@ int main(int argc, char** argv) {
     return args.empty() ? 2 : 0;
   }
   const std::map<std::string, std::function<int(const Context&, const std::vector<std::string>&)>>
-      commands{{"init", cmd_init},       {"migrate", cmd_migrate}, {"demo-data", cmd_demo_data},
-               {"account", cmd_account}, {"check", cmd_check},     {"catalog", cmd_catalog}};
+      commands{{"init", cmd_init},          {"migrate", cmd_migrate}, {"demo-data", cmd_demo_data},
+               {"account", cmd_account},    {"check", cmd_check},     {"catalog", cmd_catalog},
+               {"retention", cmd_retention}};
   const auto it = commands.find(args[0]);
   if (it == commands.end()) {
     std::cerr << "placardctl: unknown command " << args[0] << "\n";
