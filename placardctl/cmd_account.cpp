@@ -1,4 +1,5 @@
-// placardctl account create|approve: the operator's side of accounts (lib/db/mysql_accounts.h).
+// placardctl account create|approve|revoke: the operator's side of accounts
+// (lib/db/mysql_accounts.h: each one transaction with its audit row).
 #include <iostream>
 
 #include "lib/admin/account_handlers.h"
@@ -27,14 +28,15 @@ std::string read_password_from_stdin() {
 int cmd_account(const Context& ctx, const Argv& argv) {
   const std::string usage =
       "placardctl account create --email E [--approve]   (password from standard input)\n"
-      "placardctl account approve --email E\n";
+      "placardctl account approve --email E\n"
+      "placardctl account revoke --email E    (also ends its admin sessions at once)\n";
   if (argv.empty() || argv[0] == "--help" || argv[0] == "-h") {
     std::cout << usage;
     return argv.empty() ? 2 : 0;
   }
   const std::string& sub = argv[0];
   const Argv rest(argv.begin() + 1, argv.end());
-  if (sub != "create" && sub != "approve")
+  if (sub != "create" && sub != "approve" && sub != "revoke")
     throw UsageError("unknown account command " + sub + "\n" + usage);
   const auto a =
       parse(rest, {"email"}, sub == "create" ? std::vector<std::string>{"approve"} : Argv{});
@@ -54,8 +56,13 @@ int cmd_account(const Context& ctx, const Argv& argv) {
               << (a.flag("approve") ? " (approved)\n" : " (pending approval)\n");
     return 0;
   }
-  if (!db::approve_account(session, email)) throw std::runtime_error("no account with that email");
-  std::cout << "account " << email << " approved\n";
+  const bool approve = sub == "approve";
+  const auto change =
+      approve ? db::approve_account(session, email) : db::revoke_account(session, email);
+  if (!change) throw std::runtime_error("no account with that email");
+  const std::string status = approve ? "approved" : "revoked";
+  std::cout << "account " << change->id << " (" << email << ") "
+            << (change->changed ? status : "was already " + status) << "\n";
   return 0;
 }
 

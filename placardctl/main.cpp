@@ -19,7 +19,7 @@ void usage(std::ostream& out) {
          "  init          write a new config file with fresh secrets\n"
          "  migrate       apply database migrations\n"
          "  demo-data     load the demonstration catalog\n"
-         "  account       create or approve an admin account\n"
+         "  account       create, approve or revoke an admin account\n"
          "  check         check the config and the database connection\n"
          "  catalog bump  make workers reload the catalog\n"
          "The config path defaults to $PLACARD_CONFIG, then /etc/placard/placard.conf.\n";

@@ -2,6 +2,7 @@
 and does its job (migrate is idempotent, accounts are created and approved, init never
 overwrites by accident, check reaches the database)."""
 
+import json
 import os
 import shutil
 import subprocess
@@ -12,6 +13,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import harness as H  # noqa: E402
+from admin_client import AdminClient, new_approved_account  # noqa: E402
 
 COMMANDS = ["init", "migrate", "demo-data", "account", "check", "catalog"]
 
@@ -84,11 +86,25 @@ class PlacardctlTests(H.StackTestCase):
         self.assertEqual(rc, 1)
         self.assertIn("exists", err)
 
+        account_id = H.db("SELECT id FROM accounts WHERE email='%s'" % email)[0][0]
         rc, out, err = self.ctl("account", "approve", "--email", email)
         self.assertEqual(rc, 0, err)
+        self.assertIn("account %s (%s) approved" % (account_id, email), out)
         self.assertEqual(H.db("SELECT status FROM accounts WHERE email='%s'" % email), [["approved"]])
-        audit = H.db("SELECT action FROM audit_log WHERE target='account:%s' ORDER BY id" % email)
-        self.assertEqual(audit, [["account.create"], ["account.approve"]])
+        audit = H.db("SELECT account_id IS NULL, action, before_json, after_json FROM audit_log "
+                     "WHERE target='account:%s' ORDER BY id" % account_id)
+        self.assertEqual([row[:2] for row in audit], [["1", "account.create"], ["1", "account.approve"]])
+        self.assertEqual(audit[0][2], "NULL")
+        self.assertEqual(json.loads(audit[0][3]), {"id": account_id, "email": email, "status": "pending"})
+        self.assertEqual(json.loads(audit[1][2]), {"id": account_id, "email": email, "status": "pending"})
+        self.assertEqual(json.loads(audit[1][3]), {"id": account_id, "email": email, "status": "approved"})
+
+        # Approving again changes nothing and writes no audit row.
+        rc, out, err = self.ctl("account", "approve", "--email", email)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("was already approved", out)
+        self.assertEqual(H.db("SELECT COUNT(*) FROM audit_log WHERE target='account:%s'" % account_id),
+                         [["2"]])
 
         rc, _, err = self.ctl("account", "approve", "--email", "nobody-%d@example.com" % os.getpid())
         self.assertEqual(rc, 1)
@@ -96,6 +112,49 @@ class PlacardctlTests(H.StackTestCase):
 
         rc, _, err = self.ctl("account", "create", "--email", "not-an-email", stdin=b"x" * 20)
         self.assertEqual(rc, 2)
+        self.assertIn("--email is not an email address", err)
+
+    def test_account_revoke_ends_the_admin_session_at_once(self):
+        admin = AdminClient.signed_in()
+        email, password, account_id = new_approved_account(admin, "revoke")
+        user = AdminClient.signed_in(email, password)
+        st, _, doc = user.get("/session")
+        self.assertEqual(st, 200, doc)
+        self.assertEqual(doc["account"]["id"], account_id)
+        self.assertEqual(H.db("SELECT COUNT(*) FROM sessions WHERE account_id=%s" % account_id), [["1"]])
+        last_audit = int(H.db("SELECT COALESCE(MAX(id), 0) FROM audit_log")[0][0])
+
+        rc, out, err = self.ctl("account", "revoke", "--email", email)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("account %s (%s) revoked" % (account_id, email), out)
+
+        st, _, doc = user.get("/session")
+        self.assertEqual(st, 401, doc)
+        self.assertEqual(doc["error"]["code"], "not_signed_in")
+        self.assertEqual(H.db("SELECT status, revoked_at IS NOT NULL FROM accounts WHERE id=%s" % account_id),
+                         [["revoked", "1"]])
+        self.assertEqual(H.db("SELECT COUNT(*) FROM sessions WHERE account_id=%s" % account_id), [["0"]])
+        rows = H.db("SELECT account_id IS NULL, action, before_json, after_json FROM audit_log "
+                    "WHERE id > %d ORDER BY id" % last_audit)
+        self.assertEqual([row[:2] for row in rows], [["1", "account.revoke"]])
+        self.assertEqual(H.db("SELECT target FROM audit_log WHERE id > %d" % last_audit),
+                         [["account:%s" % account_id]])
+        self.assertEqual(json.loads(rows[0][2]), {"id": account_id, "email": email, "status": "approved"})
+        self.assertEqual(json.loads(rows[0][3]), {"id": account_id, "email": email, "status": "revoked"})
+        for row in rows:
+            self.assertNotIn("scrypt", row[2] + row[3])
+        # The first administrator is untouched.
+        st, _, _ = admin.get("/session")
+        self.assertEqual(st, 200)
+        # Signing in again is refused; revoking again changes nothing.
+        st, _, doc = AdminClient().sign_in(email, password)
+        self.assertEqual((st, doc["error"]["code"]), (403, "account_not_approved"))
+        rc, out, err = self.ctl("account", "revoke", "--email", email)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("was already revoked", out)
+        rc, _, err = self.ctl("account", "revoke", "--email", "nobody-%d@example.com" % os.getpid())
+        self.assertEqual(rc, 1)
+        self.assertIn("no account with that email", err)
 
     def test_init_writes_private_config_and_never_overwrites_by_accident(self):
         directory = tempfile.mkdtemp(prefix="placard-e2e-init-")
