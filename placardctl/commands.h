@@ -26,5 +26,6 @@ int cmd_demo_data(const Context& ctx, const Argv& argv);
 int cmd_account(const Context& ctx, const Argv& argv);
 int cmd_check(const Context& ctx, const Argv& argv);
 int cmd_catalog(const Context& ctx, const Argv& argv);
+int cmd_grant(const Context& ctx, const Argv& argv);
 
 }  // namespace placard::ctl

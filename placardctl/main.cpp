@@ -22,6 +22,7 @@ void usage(std::ostream& out) {
          "  account       create, approve or revoke an admin account\n"
          "  check         check the config and the database connection\n"
          "  catalog bump  make workers reload the catalog\n"
+         "  grant         give the runtime database user its per-table privileges\n"
          "The config path defaults to $PLACARD_CONFIG, then /etc/placard/placard.conf.\n";
 }
 
@@ -49,7 +50,8 @@ int main(int argc, char** argv) {
   const std::map<std::string, std::function<int(const Context&, const Argv&)>> commands{
       {"init", ctl::cmd_init},           {"migrate", ctl::cmd_migrate},
       {"demo-data", ctl::cmd_demo_data}, {"account", ctl::cmd_account},
-      {"check", ctl::cmd_check},         {"catalog", ctl::cmd_catalog}};
+      {"check", ctl::cmd_check},         {"catalog", ctl::cmd_catalog},
+      {"grant", ctl::cmd_grant}};
   const auto it = commands.find(args[0]);
   if (it == commands.end()) {
     std::cerr << "placardctl: unknown command " << args[0] << "\n";

@@ -2,6 +2,7 @@
 and does its job (migrate is idempotent, accounts are created and approved, init never
 overwrites by accident, check reaches the database)."""
 
+import hashlib
 import json
 import os
 import shutil
@@ -15,7 +16,7 @@ sys.path.insert(0, HERE)
 import harness as H  # noqa: E402
 from admin_client import AdminClient, new_approved_account  # noqa: E402
 
-COMMANDS = ["init", "migrate", "demo-data", "account", "check", "catalog"]
+COMMANDS = ["init", "migrate", "demo-data", "account", "check", "catalog", "grant"]
 
 
 class PlacardctlTests(H.StackTestCase):
@@ -51,7 +52,7 @@ class PlacardctlTests(H.StackTestCase):
     def test_check_reports_schema_and_catalog_versions(self):
         rc, out, err = self.ctl("check")
         self.assertEqual(rc, 0, err)
-        self.assertIn("database: reachable, schema version 1", out)
+        self.assertIn("database: reachable, schema version 2, catalog version ", out)
         self.assertNotIn(self.stack.config()["db.password"], out + err)
 
     def test_missing_config_is_a_clear_error(self):
@@ -65,6 +66,123 @@ class PlacardctlTests(H.StackTestCase):
         self.assertEqual(rc, 0, err)
         self.assertIn("schema is up to date", out)
         self.assertEqual(H.db("SELECT COUNT(*) FROM schema_migrations"), before)
+
+    def sql_copy(self):
+        """A copy of the repository's sql directory, removed after the test."""
+        directory = tempfile.mkdtemp(prefix="placard-e2e-sql-")
+        self.addCleanup(shutil.rmtree, directory, True)
+        copy = os.path.join(directory, "sql")
+        shutil.copytree(os.path.join(H.ROOT, "sql"), copy)
+        return copy
+
+    def test_applied_migrations_carry_the_checksum_of_their_file(self):
+        rows = H.db("SELECT version, name, checksum FROM schema_migrations ORDER BY version")
+        self.assertEqual([r[:2] for r in rows], [["1", "0001_initial.sql"], ["2", "0002_admin.sql"]])
+        for _, name, checksum in rows:
+            with open(os.path.join(H.ROOT, "sql", name), "rb") as f:
+                self.assertEqual(checksum, hashlib.sha256(f.read()).hexdigest(), name)
+
+    def test_rows_from_before_checksums_are_filled_once(self):
+        expected = H.db("SELECT checksum FROM schema_migrations WHERE version = 1")
+        self.addCleanup(H.db, "UPDATE schema_migrations SET checksum = '%s' WHERE version = 1"
+                        % expected[0][0])
+        H.db("UPDATE schema_migrations SET checksum = NULL WHERE version = 1")
+        # The file as it is at that first run becomes the reference, whatever it holds.
+        sql = self.sql_copy()
+        with open(os.path.join(sql, "0001_initial.sql"), "ab") as f:
+            f.write(b"\n-- edited before checksums existed\n")
+        with open(os.path.join(sql, "0001_initial.sql"), "rb") as f:
+            edited = hashlib.sha256(f.read()).hexdigest()
+        rc, out, err = self.ctl("migrate", "--sql-dir", sql)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("schema is up to date", out)
+        self.assertEqual(H.db("SELECT checksum FROM schema_migrations WHERE version = 1"), [[edited]])
+        # Once: from now on the original file is the changed one.
+        rc, _, err = self.ctl("migrate")
+        self.assertEqual(rc, 1)
+        self.assertIn("0001_initial.sql was changed after it was applied", err)
+
+    def test_migrate_refuses_a_changed_or_missing_applied_file(self):
+        before = H.db("SELECT version, name, checksum, applied_at FROM schema_migrations ORDER BY version")
+        sql = self.sql_copy()
+        # A new migration waits behind the refusal: nothing at all may be applied.
+        with open(os.path.join(sql, "0099_never.sql"), "w") as f:
+            f.write("CREATE TABLE e2e_never_applied (x INT);\n")
+        with open(os.path.join(sql, "0002_admin.sql"), "ab") as f:
+            f.write(b"-- an edit after the fact\n")
+        rc, out, err = self.ctl("migrate", "--sql-dir", sql)
+        self.assertEqual(rc, 1, out)
+        self.assertIn("refusing to migrate, nothing applied", err)
+        self.assertIn("0002_admin.sql was changed after it was applied", err)
+        self.assertNotIn("0001_initial.sql", err)
+        self.assertNotIn("applying", out)
+        self.assertEqual(H.db("SHOW TABLES LIKE 'e2e_never_applied'"), [])
+        self.assertEqual(H.db("SELECT version, name, checksum, applied_at FROM schema_migrations "
+                              "ORDER BY version"), before)
+
+        os.remove(os.path.join(sql, "0002_admin.sql"))
+        rc, _, err = self.ctl("migrate", "--sql-dir", sql)
+        self.assertEqual(rc, 1)
+        self.assertIn("the applied migration 0002_admin.sql is missing", err)
+        self.assertEqual(H.db("SHOW TABLES LIKE 'e2e_never_applied'"), [])
+
+        rc, out, err = self.ctl("check")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("schema version 2,", out)
+        rc, out, err = self.ctl("migrate")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("schema is up to date", out)
+
+    def runtime_sql(self, sql):
+        """Runs sql as the worker's database user (db.user of the stack's placard.conf)."""
+        conf = self.stack.config()
+        return subprocess.run(
+            ["mariadb", "--socket", self.stack.path("mysql.sock"), "-u", conf["db.user"],
+             "-p" + conf["db.password"], "placard", "--batch", "--skip-column-names", "-e", sql],
+            stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
+
+    def test_runtime_user_may_add_audit_rows_but_never_change_or_delete_them(self):
+        target = "e2e:grant-%d" % os.getpid()
+        self.addCleanup(H.db, "DELETE FROM audit_log WHERE target = '%s'" % target)
+        proc = self.runtime_sql("INSERT INTO audit_log (account_id, action, target) "
+                                "VALUES (NULL, 'e2e.check', '%s')" % target)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(H.db("SELECT action FROM audit_log WHERE target = '%s'" % target),
+                         [["e2e.check"]])
+        for sql, command in (
+                ("UPDATE audit_log SET action = 'e2e.changed' WHERE target = '%s'" % target, "UPDATE"),
+                ("DELETE FROM audit_log WHERE target = '%s'" % target, "DELETE"),
+                ("DELETE FROM audit_log", "DELETE"),
+                ("UPDATE schema_migrations SET name = name", "UPDATE"),
+                ("INSERT INTO schema_migrations (version, name) VALUES (9999, 'x')", "INSERT"),
+                ("DROP TABLE IF EXISTS e2e_runtime_made", "DROP"),
+                ("CREATE TABLE e2e_runtime_made (x INT)", "CREATE")):
+            proc = self.runtime_sql(sql)
+            self.assertNotEqual(proc.returncode, 0, sql)
+            self.assertIn("%s command denied" % command, proc.stderr.decode(), sql)
+        self.assertEqual(H.db("SELECT action FROM audit_log WHERE target = '%s'" % target),
+                         [["e2e.check"]])
+        self.assertEqual(H.db("SELECT COUNT(*) FROM schema_migrations"), [["2"]])
+        # What the worker needs still works: reading and writing its other tables.
+        proc = self.runtime_sql("SELECT COUNT(*) FROM schema_migrations; "
+                                "UPDATE settings SET value = value WHERE name = 'available'; "
+                                "DELETE FROM sessions WHERE 1 = 0")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        # Per-table grants only: nothing database-wide is left.
+        grants = self.runtime_sql("SHOW GRANTS").stdout.decode()
+        self.assertNotIn("ON `placard`.*", grants)
+        self.assertIn("GRANT SELECT, INSERT ON `placard`.`audit_log`", grants)
+        self.assertIn("GRANT SELECT ON `placard`.`schema_migrations`", grants)
+
+    def test_grant_is_idempotent(self):
+        rc, out, err = self.ctl("grant", "--print")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("grants already as they should be", out)
+        self.assertNotIn("GRANT", out)
+        # Never aimed at the account placardctl itself connects as.
+        rc, _, err = self.ctl("grant", "--user", self.stack.config()["db.admin_user"])
+        self.assertEqual(rc, 2)
+        self.assertIn("refusing to restrict it", err)
 
     def test_account_create_and_approve(self):
         email = "ops-%d@example.com" % os.getpid()
