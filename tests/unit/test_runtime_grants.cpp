@@ -52,9 +52,10 @@ TEST(RuntimeGrants, NewTablesAreGrantedAndExtrasRevoked) {
   g.by_table = {{"audit_log", kRw}, {"offers", {"SELECT", "DROP"}}, {"gone", {"SELECT"}}};
   EXPECT_EQ(plan_runtime_grants("placard", "placard", "localhost", g),
             (Statements{
+                // In the order information_schema listed the tables.
+                "GRANT INSERT, UPDATE, DELETE ON `placard`.`offers` TO 'placard'@'localhost'",
                 "GRANT SELECT, INSERT, UPDATE, DELETE ON `placard`.`new_table` TO "
                 "'placard'@'localhost'",
-                "GRANT INSERT, UPDATE, DELETE ON `placard`.`offers` TO 'placard'@'localhost'",
                 "REVOKE UPDATE, DELETE ON `placard`.`audit_log` FROM 'placard'@'localhost'",
                 "REVOKE DROP ON `placard`.`offers` FROM 'placard'@'localhost'",
                 "REVOKE SELECT ON `placard`.`gone` FROM 'placard'@'localhost'",
