@@ -197,7 +197,7 @@ class PlacardctlTests(H.StackTestCase):
         self.assertIn("pending approval", out)
         row = H.db("SELECT status, password_hash FROM accounts WHERE email='%s'" % email)
         self.assertEqual(row[0][0], "pending")
-        self.assertTrue(row[0][1].startswith("scrypt$15$8$1$"))
+        self.assertTrue(row[0][1].startswith("scrypt$17$8$1$"))
         self.assertNotIn("a long enough password", row[0][1])
 
         rc, _, err = self.ctl("account", "create", "--email", email, stdin=b"another long password\n")
