@@ -2,17 +2,31 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string_view>
 
 namespace placard::db {
 
 namespace {
 
-const std::set<std::string> kReadWrite{"SELECT", "INSERT", "UPDATE", "DELETE"};
+// "GRANT <privileges> ON <on> TO <who>" or "REVOKE <privileges> ON <on> FROM <who>".
+std::string statement(std::string_view verb, const std::string& privileges, const std::string& on,
+                      std::string_view to_or_from, const std::string& who) {
+  std::string s(verb);
+  s += ' ';
+  s += privileges;
+  s += " ON ";
+  s += on;
+  s += ' ';
+  s += to_or_from;
+  s += ' ';
+  s += who;
+  return s;
+}
 
 std::string quoted(const std::string& s, char q) {
   std::string out(1, q);
   for (const char c : s) {
-    if (c == q) out.push_back(q);                         // '' and `` inside quotes
+    if (c == q) out.push_back(q);                     // '' and `` inside quotes
     if (c == '\\' && q == '\'') out.push_back('\\');  // backslash escapes only in strings
     out.push_back(c);
   }
@@ -54,7 +68,7 @@ std::string escaped_schema(const std::string& database) {
 std::set<std::string> runtime_privileges(const std::string& table) {
   if (table == "audit_log") return {"SELECT", "INSERT"};
   if (table == "schema_migrations") return {"SELECT"};
-  return kReadWrite;
+  return {"SELECT", "INSERT", "UPDATE", "DELETE"};
 }
 
 std::string account_name(const std::string& user, const std::string& host) {
@@ -81,21 +95,21 @@ std::vector<std::string> plan_runtime_grants(const std::string& database, const 
     for (const auto& p : held) {
       if (wanted.count(p) == 0) extra.insert(p);
     }
-    const std::string on = " ON " + db + "." + identifier(table);
-    if (!missing.empty()) grants.push_back("GRANT " + joined(missing) + on + " TO " + who);
-    if (!extra.empty()) revokes.push_back("REVOKE " + joined(extra) + on + " FROM " + who);
+    const std::string on = db + "." + identifier(table);
+    if (!missing.empty()) grants.push_back(statement("GRANT", joined(missing), on, "TO", who));
+    if (!extra.empty()) revokes.push_back(statement("REVOKE", joined(extra), on, "FROM", who));
   }
   // Table grants left on tables that are gone would come back with a table of that name.
   for (const auto& [table, held] : current.by_table) {
     if (std::find(current.tables.begin(), current.tables.end(), table) == current.tables.end() &&
         !held.empty()) {
-      revokes.push_back("REVOKE " + joined(held) + " ON " + db + "." + identifier(table) +
-                        " FROM " + who);
+      revokes.push_back(
+          statement("REVOKE", joined(held), db + "." + identifier(table), "FROM", who));
     }
   }
   std::vector<std::string> out = grants;
   if (!current.database_wide.empty()) {
-    out.push_back("REVOKE ALL PRIVILEGES ON " + db + ".* FROM " + who);
+    out.push_back(statement("REVOKE", "ALL PRIVILEGES", db + ".*", "FROM", who));
   }
   out.insert(out.end(), revokes.begin(), revokes.end());
   return out;

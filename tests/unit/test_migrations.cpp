@@ -12,7 +12,6 @@
 namespace {
 
 namespace fs = std::filesystem;
-using placard::db::AppliedMigration;
 using placard::db::check_applied;
 using placard::db::list_migrations;
 using placard::db::migration_checksum;

@@ -84,11 +84,12 @@ std::string body(const std::string& country, const std::string& placement,
 
 // Every check can fail at once: outdated, switched off, unknown placement, unselected country
 // and unknown category.
-const std::map<std::string, std::string> kOffAndOutdated{{"available", "false"},
-                                                         {"minExtensionVersion", "2.0.0"}};
+std::map<std::string, std::string> off_and_outdated() {
+  return {{"available", "false"}, {"minExtensionVersion", "2.0.0"}};
+}
 
 TEST(OffersQueryOrder, FieldErrorsComeFirst) {
-  const auto s = snapshot(kOffAndOutdated);
+  const auto s = snapshot(off_and_outdated());
   EXPECT_EQ(query_result(*s, body("de", "nowhere", "1.0.0", "nothing")),
             "400 invalid_field country");
   EXPECT_EQ(query_result(*s, body("GB", "Bad Name", "1.0.0", "nothing")),
@@ -103,7 +104,7 @@ TEST(OffersQueryOrder, FieldErrorsComeFirst) {
 }
 
 TEST(OffersQueryOrder, OutdatedBeforeSwitchedOff) {
-  const auto s = snapshot(kOffAndOutdated);
+  const auto s = snapshot(off_and_outdated());
   EXPECT_EQ(query_result(*s, body("GB", "nowhere", "1.9.99", "nothing")), "426 extension_outdated");
 }
 

@@ -14,11 +14,15 @@ using placard::db::plan_runtime_grants;
 using placard::db::runtime_privileges;
 using Statements = std::vector<std::string>;
 
-const std::set<std::string> kRw{"SELECT", "INSERT", "UPDATE", "DELETE"};
+std::set<std::string> rw() {
+  return {"SELECT", "INSERT", "UPDATE", "DELETE"};
+}
+
+const char* const kTo = " TO 'placard'@'localhost'";
 
 TEST(RuntimeGrants, PrivilegesPerTable) {
-  EXPECT_EQ(runtime_privileges("offers"), kRw);
-  EXPECT_EQ(runtime_privileges("sessions"), kRw);
+  EXPECT_EQ(runtime_privileges("offers"), rw());
+  EXPECT_EQ(runtime_privileges("sessions"), rw());
   EXPECT_EQ(runtime_privileges("audit_log"), (std::set<std::string>{"SELECT", "INSERT"}));
   EXPECT_EQ(runtime_privileges("schema_migrations"), (std::set<std::string>{"SELECT"}));
 }
@@ -26,12 +30,11 @@ TEST(RuntimeGrants, PrivilegesPerTable) {
 TEST(RuntimeGrants, FromTheOldDatabaseWideGrant) {
   CurrentGrants g;
   g.tables = {"audit_log", "offers", "schema_migrations"};
-  g.database_wide = kRw;
+  g.database_wide = rw();
   EXPECT_EQ(plan_runtime_grants("placard", "placard", "localhost", g),
             (Statements{
                 "GRANT SELECT, INSERT ON `placard`.`audit_log` TO 'placard'@'localhost'",
-                "GRANT SELECT, INSERT, UPDATE, DELETE ON `placard`.`offers` TO "
-                "'placard'@'localhost'",
+                std::string("GRANT SELECT, INSERT, UPDATE, DELETE ON `placard`.`offers`") + kTo,
                 "GRANT SELECT ON `placard`.`schema_migrations` TO 'placard'@'localhost'",
                 // Only after the table grants: the running worker never loses what it needs.
                 "REVOKE ALL PRIVILEGES ON `placard`.* FROM 'placard'@'localhost'",
@@ -42,20 +45,19 @@ TEST(RuntimeGrants, NothingToDoWhenAlreadyRight) {
   CurrentGrants g;
   g.tables = {"audit_log", "offers", "schema_migrations"};
   g.by_table = {
-      {"audit_log", {"INSERT", "SELECT"}}, {"offers", kRw}, {"schema_migrations", {"SELECT"}}};
+      {"audit_log", {"INSERT", "SELECT"}}, {"offers", rw()}, {"schema_migrations", {"SELECT"}}};
   EXPECT_TRUE(plan_runtime_grants("placard", "placard", "localhost", g).empty());
 }
 
 TEST(RuntimeGrants, NewTablesAreGrantedAndExtrasRevoked) {
   CurrentGrants g;
   g.tables = {"audit_log", "offers", "new_table"};
-  g.by_table = {{"audit_log", kRw}, {"offers", {"SELECT", "DROP"}}, {"gone", {"SELECT"}}};
+  g.by_table = {{"audit_log", rw()}, {"offers", {"SELECT", "DROP"}}, {"gone", {"SELECT"}}};
   EXPECT_EQ(plan_runtime_grants("placard", "placard", "localhost", g),
             (Statements{
                 // In the order information_schema listed the tables.
                 "GRANT INSERT, UPDATE, DELETE ON `placard`.`offers` TO 'placard'@'localhost'",
-                "GRANT SELECT, INSERT, UPDATE, DELETE ON `placard`.`new_table` TO "
-                "'placard'@'localhost'",
+                std::string("GRANT SELECT, INSERT, UPDATE, DELETE ON `placard`.`new_table`") + kTo,
                 "REVOKE UPDATE, DELETE ON `placard`.`audit_log` FROM 'placard'@'localhost'",
                 "REVOKE DROP ON `placard`.`offers` FROM 'placard'@'localhost'",
                 "REVOKE SELECT ON `placard`.`gone` FROM 'placard'@'localhost'",
