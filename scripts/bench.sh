@@ -48,6 +48,7 @@ OUT="$REPO/build/bench"
 BUILD_DIR="${BUILD:-build}"
 [[ "$BUILD_DIR" == /* ]] || BUILD_DIR="$REPO/$BUILD_DIR"
 FCGI="$BUILD_DIR/placard.fcgi"
+CTL="$BUILD_DIR/placardctl"
 
 SERVER="${BENCH_SERVER:-lighttpd}"
 case "$SERVER" in lighttpd | apache) ;; *) die "BENCH_SERVER must be lighttpd or apache, not '$SERVER'" ;; esac
@@ -101,6 +102,12 @@ stack() {
 }
 
 db() { mariadb --defaults-file="$MYCNF" -u root --batch --skip-column-names placard "$@"; }
+
+# After a catalog change made directly in the database: the one way to bump the catalog version.
+catalog_bump() {
+  "$CTL" --config "$VAR/placard.conf" catalog bump >>"$HARNESS_LOG" 2>&1 ||
+    die "placardctl catalog bump failed; see $HARNESS_LOG"
+}
 
 # ---- Processes we started: the stack (by stack.sh) and the bare FastCGI baseline -------------
 
@@ -163,6 +170,7 @@ for tool in wrk mariadb python3 curl; do
   command -v "$tool" >/dev/null || die "$tool is missing (Debian: apt-get install wrk mariadb-client python3 curl)"
 done
 [[ -x "$FCGI" ]] || die "$FCGI is missing; run: make"
+[[ -x "$CTL" ]] || die "$CTL is missing; run: make"
 mkdir -p -- "$OUT"
 : >"$HARNESS_LOG"
 
@@ -279,6 +287,7 @@ load_offers() {
   say "loading $n offers"
   t0=$(date +%s%N)
   python3 "$REPO/bench/gen_catalog.py" offers "$n" | db
+  catalog_bump
   meta "catalog_${label}_load_ms" "$((($(date +%s%N) - t0) / 1000000))"
   version="$(catalog_version)"
   wait_snapshot "$version"
@@ -291,6 +300,7 @@ load_offers() {
 }
 
 python3 "$REPO/bench/gen_catalog.py" base | db
+catalog_bump
 wait_snapshot "$(catalog_version)"
 python3 "$REPO/bench/gen_query_mix.py" --lines 2000 >"$DATA/query-mix.txt"
 python3 "$REPO/bench/gen_query_mix.py" --lines 2000 --scale >"$DATA/query-scale.txt"
@@ -446,7 +456,7 @@ step echo-end "bare FastCGI again, at the end" /bench/echo plain "" ""
 # The big catalog once more, now that the worker has served load: rebuild time and memory.
 if want query || want events; then
 meta catalog_big_rss_after_load_kb "$(worker_status VmRSS)"
-db -e "UPDATE catalog_version SET version = version + 1, changed_at = UTC_TIMESTAMP(3) WHERE id = 1"
+catalog_bump
 wait_snapshot "$(catalog_version)"
 sleep 0.5
 meta catalog_big_rebuild2_ms "$BUILD_MS"
