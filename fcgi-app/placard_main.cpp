@@ -45,6 +45,7 @@
 #include "lib/db/mysql_settings_store.h"
 #include "lib/db/mysql_stats_store.h"
 #include "lib/db/retention.h"
+#include "lib/db/rollup_step.h"
 #include "lib/util/time_format.h"
 
 namespace {
@@ -307,6 +308,9 @@ int run(const Options& opt) {
   const int fd = spawned ? 0 : open_listen_socket(listen, cfg.socket_mode);
   log.info("placard.fcgi serving on " + (spawned ? std::string("fd 0") : listen) + " with " +
            std::to_string(threads) + " threads");
+  // Counts recorded events into the statistics rollups every second (one worker at a time).
+  db::RollupJob rollups(params, std::chrono::seconds(1),
+                        [&](const std::string& msg) { log.info(msg); });
   std::optional<db::RetentionJob> retention;
   if (cfg.retention_interval_seconds > 0) {
     const std::chrono::seconds interval(cfg.retention_interval_seconds);
@@ -334,6 +338,7 @@ int run(const Options& opt) {
         log);
   }
   if (retention) retention->stop();
+  rollups.stop();
   refresher.stop();
   refresh_thread.join();
   retention.reset();

@@ -435,7 +435,13 @@ meta impressions_rows_before_repeat "$ROWS_AFTER"
 CLICKS_BEFORE="$(db -e 'SELECT COUNT(*) FROM clicks')"
 step click "click redirect (302)" /r/click path "$DATA/clicks.txt" ""
 meta clicks_new_rows "$(($(db -e 'SELECT COUNT(*) FROM clicks') - CLICKS_BEFORE))"
-# The rollups the event writer keeps in the same transactions: they must count exactly the rows.
+# The workers' rollup step counts recorded events every second: once it has caught up (at most
+# 10 s), the rollups must count exactly the raw rows.
+for _ in $(seq 1 100); do
+  caught_up="$(db -e "SELECT (SELECT COALESCE(MAX(id), 0) FROM impressions) <= (SELECT last_id FROM rollup_progress WHERE name = 'impressions') AND (SELECT COALESCE(MAX(id), 0) FROM clicks) <= (SELECT last_id FROM rollup_progress WHERE name = 'clicks')")"
+  [[ "$caught_up" == 1 ]] && break
+  sleep 0.1
+done
 meta rollup_impressions "$(db -e "SELECT COALESCE(SUM(impressions), 0) FROM stats_daily WHERE dim = 'placement'")"
 meta rollup_clicks "$(db -e "SELECT COALESCE(SUM(clicks), 0) FROM stats_daily WHERE dim = 'placement'")"
 meta raw_impressions "$(db -e 'SELECT COUNT(*) FROM impressions')"

@@ -9,7 +9,7 @@ namespace placard::db {
 
 namespace {
 constexpr int kDuplicateKey = 1062;
-constexpr int kRowReferenced = 1451;     // a delete or update of a parent row
+constexpr int kRowReferenced = 1451;    // a delete or update of a parent row
 constexpr int kNoReferencedRow = 1452;  // an insert or update of a child row
 constexpr int kMaxAttempts = 3;
 

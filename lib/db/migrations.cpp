@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "lib/crypto/sha256.h"
+#include "lib/db/named_lock.h"
 #include "lib/db/sql_script.h"
 #include "lib/db/transaction.h"
 
@@ -23,36 +24,6 @@ std::string read_file(const std::string& path) {
   ss << in.rdbuf();
   return ss.str();
 }
-
-// Releases the named lock however the migration ends.
-class NamedLock {
- public:
-  NamedLock(sql::Connection& conn, std::string name) : conn_(conn), name_(std::move(name)) {
-    const std::unique_ptr<sql::PreparedStatement> st(
-        conn_.prepareStatement("SELECT GET_LOCK(?, 30)"));
-    st->setString(1, name_);
-    const std::unique_ptr<sql::ResultSet> rs(st->executeQuery());
-    if (!rs->next() || rs->getInt(1) != 1) {
-      throw std::runtime_error("another migration holds the lock " + name_);
-    }
-  }
-  ~NamedLock() {
-    try {
-      const std::unique_ptr<sql::PreparedStatement> st(
-          conn_.prepareStatement("DO RELEASE_LOCK(?)"));
-      st->setString(1, name_);
-      st->execute();
-    } catch (const sql::SQLException&) {
-      // The lock dies with the connection anyway.
-    }
-  }
-  NamedLock(const NamedLock&) = delete;
-  NamedLock& operator=(const NamedLock&) = delete;
-
- private:
-  sql::Connection& conn_;
-  std::string name_;
-};
 
 }  // namespace
 
@@ -123,7 +94,8 @@ std::vector<std::string> apply_migrations(MysqlSession& admin, const std::string
                                           const std::function<void(const std::string&)>& progress) {
   const auto files = list_migrations(dir);
   auto& conn = admin.connection();
-  const NamedLock lock(conn, "placard.migrate");
+  const NamedLock lock(admin, "placard.migrate", 30);
+  if (!lock.held()) throw std::runtime_error("another migration holds the lock placard.migrate");
   const std::unique_ptr<sql::Statement> st(conn.createStatement());
   st->execute(
       "CREATE TABLE IF NOT EXISTS schema_migrations (version INT UNSIGNED NOT NULL PRIMARY KEY, "

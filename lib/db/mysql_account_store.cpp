@@ -46,7 +46,8 @@ FailureWindow read_window(sql::ResultSet& rs) {
 
 std::optional<Account> MysqlAccountStore::find_by_email(const std::string& email) {
   return db_.call([&](MysqlSession& s) -> std::optional<Account> {
-    auto& st = s.prepared(std::string("SELECT ") + kAccountColumns + " FROM accounts WHERE email = ?");
+    auto& st =
+        s.prepared(std::string("SELECT ") + kAccountColumns + " FROM accounts WHERE email = ?");
     st.setString(1, email);
     const auto rs = query(st);
     if (!rs->next()) return std::nullopt;
@@ -67,8 +68,8 @@ std::optional<Account> MysqlAccountStore::find(std::uint64_t id) {
 std::uint64_t MysqlAccountStore::insert_pending(const std::string& email,
                                                 const std::string& password_hash) {
   return db_.call([&](MysqlSession& s) -> std::uint64_t {
-    auto& st = s.prepared(
-        "INSERT INTO accounts (email, password_hash, status) VALUES (?, ?, 'pending')");
+    auto& st =
+        s.prepared("INSERT INTO accounts (email, password_hash, status) VALUES (?, ?, 'pending')");
     st.setString(1, email);
     st.setString(2, password_hash);
     st.executeUpdate();
@@ -205,8 +206,7 @@ void MysqlAccountStore::record_sign_in(std::uint64_t account_id) {
 void MysqlAccountStore::record_failure(std::optional<std::uint64_t> account_id,
                                        const TokenHash& client) {
   db_.call([&](MysqlSession& s) {
-    auto& st =
-        s.prepared("INSERT INTO sign_in_failures (account_id, client_hash) VALUES (?, ?)");
+    auto& st = s.prepared("INSERT INTO sign_in_failures (account_id, client_hash) VALUES (?, ?)");
     if (account_id) {
       st.setUInt64(1, *account_id);
     } else {

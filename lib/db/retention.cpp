@@ -1,48 +1,23 @@
 #include "lib/db/retention.h"
 
 #include <algorithm>
+#include <thread>
+
+#include "lib/db/named_lock.h"
 
 namespace placard::db {
 
 namespace {
 
-constexpr const char* kLockName = "placard.retention";
-
-// Holds the named lock for one pass; released however the pass ends (it also dies with the
-// connection).
-class RetentionLock {
- public:
-  explicit RetentionLock(MysqlSession& session) : session_(session) {
-    auto& st = session_.prepared("SELECT GET_LOCK(?, 0)");
-    st.setString(1, kLockName);
-    const auto rs = query(st);
-    held_ = rs->next() && !rs->isNull(1) && rs->getInt(1) == 1;
-  }
-  ~RetentionLock() {
-    if (!held_) return;
-    try {
-      auto& st = session_.prepared("DO RELEASE_LOCK(?)");
-      st.setString(1, kLockName);
-      st.execute();
-    } catch (const std::exception&) {
-      // The lock ends with the connection anyway.
-    }
-  }
-  RetentionLock(const RetentionLock&) = delete;
-  RetentionLock& operator=(const RetentionLock&) = delete;
-  bool held() const { return held_; }
-
- private:
-  MysqlSession& session_;
-  bool held_ = false;
-};
-
 std::uint64_t delete_table(MysqlSession& session, const char* table, const char* time_column,
                            int days, const RetentionOptions& o) {
   // The index on the time column makes each statement read only the rows it deletes.
+  // Only rows the rollup step has counted: statistics never lose an event to retention.
   const std::string sql = std::string("DELETE FROM ") + table + " WHERE " + time_column +
-                          " < UTC_TIMESTAMP(3) - INTERVAL ? DAY ORDER BY " + time_column +
-                          " LIMIT " + std::to_string(std::max(1, o.batch_rows));
+                          " < UTC_TIMESTAMP(3) - INTERVAL ? DAY AND id <= (SELECT last_id FROM "
+                          "rollup_progress WHERE name = '" +
+                          table + "') ORDER BY " + time_column + " LIMIT " +
+                          std::to_string(std::max(1, o.batch_rows));
   std::uint64_t total = 0;
   while (!o.stopping()) {
     auto& st = session.prepared(sql);
@@ -69,7 +44,7 @@ int effective_retention_days(int setting_days, std::int64_t token_ttl_seconds) {
 RetentionPass delete_old_events(MysqlSession& session, int days, const RetentionOptions& options) {
   return session.run(false, [&](MysqlSession& s) {
     RetentionPass pass;
-    const RetentionLock lock(s);
+    const NamedLock lock(s, "placard.retention");
     if (!lock.held()) return pass;
     pass.ran = true;
     pass.impressions = delete_table(s, "impressions", "recorded_at", days, options);
@@ -80,50 +55,18 @@ RetentionPass delete_old_events(MysqlSession& session, int days, const Retention
 
 RetentionJob::RetentionJob(ConnectionParams params, std::chrono::seconds first_delay,
                            std::chrono::seconds interval, SettingsSource settings, Report report)
-    : params_(std::move(params)),
-      first_delay_(first_delay),
-      interval_(interval),
-      settings_(std::move(settings)),
+    : settings_(std::move(settings)),
       report_(std::move(report)),
-      thread_([this] { run(); }) {}
-
-RetentionJob::~RetentionJob() {
-  stop();
-  thread_.join();
-}
-
-void RetentionJob::stop() {
-  {
-    const std::lock_guard lock(mutex_);
-    stopping_ = true;
-  }
-  wake_.notify_all();
-}
-
-bool RetentionJob::sleep_for(std::chrono::milliseconds d) {
-  std::unique_lock lock(mutex_);
-  return !wake_.wait_for(lock, d, [this] { return stopping_; });
-}
-
-void RetentionJob::run() {
-  const DriverThreadScope scope;
-  MysqlSession session(params_);
-  if (!sleep_for(first_delay_)) return;
-  do {
-    run_pass(session);
-  } while (sleep_for(interval_));
-}
+      job_(std::move(params), first_delay, interval,
+           [this](MysqlSession& session) { run_pass(session); }) {}
 
 void RetentionJob::run_pass(MysqlSession& session) {
   const auto settings = settings_();
   if (!settings) return;  // no catalog snapshot yet: the next interval
   const int days = effective_retention_days(settings->retention_days, settings->token_ttl_seconds);
   RetentionOptions options;
-  options.stopping = [this] {
-    const std::lock_guard lock(mutex_);
-    return stopping_;
-  };
-  options.wait = [this](std::chrono::milliseconds d) { sleep_for(d); };
+  options.stopping = [this] { return job_.stopping(); };
+  options.wait = [this](std::chrono::milliseconds d) { job_.sleep_for(d); };
   try {
     const auto pass = delete_old_events(session, days, options);
     if (pass.ran && (pass.impressions > 0 || pass.clicks > 0) && report_) {

@@ -1,15 +1,13 @@
 #pragma once
 // Only lib/db/*.cpp, fcgi-app and placardctl include this header (it needs mysql_session.h).
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 
 #include "lib/db/mysql_session.h"
+#include "lib/db/periodic_job.h"
 
 namespace placard::db {
 
@@ -35,14 +33,14 @@ struct RetentionPass {
 // One pass: under the named lock placard.retention (GET_LOCK(..., 0): one pass at a time across
 // every host, the others skip), deletes the raw impressions and clicks recorded more than `days`
 // days ago, batch_rows rows per statement with a pause between statements, so the event writer
-// never waits long on its locks. The rollups are untouched: they counted every raw row in the
-// transaction that inserted it, so nothing a report shows changes. Throws DatabaseUnavailable
+// never waits long on its locks. Only rows the rollup step has already counted are deleted, and
+// the rollups are untouched, so nothing a report shows changes. Throws DatabaseUnavailable
 // or DatabaseError.
 RetentionPass delete_old_events(MysqlSession& session, int days, const RetentionOptions& options);
 
-// The periodic job of each worker: a thread that runs a pass first_delay after start, then every
-// interval, with the settings of the current catalog snapshot; stop() (or the destructor) ends
-// it promptly, between two statements at the latest.
+// The periodic job of each worker: a pass first_delay after start, then every interval, with the
+// settings of the current catalog snapshot; stop() (or the destructor) ends it promptly, between
+// two statements at the latest.
 class RetentionJob {
  public:
   struct Settings {
@@ -54,27 +52,15 @@ class RetentionJob {
 
   RetentionJob(ConnectionParams params, std::chrono::seconds first_delay,
                std::chrono::seconds interval, SettingsSource settings, Report report);
-  ~RetentionJob();
-  RetentionJob(const RetentionJob&) = delete;
-  RetentionJob& operator=(const RetentionJob&) = delete;
 
-  void stop();
+  void stop() { job_.stop(); }
 
  private:
-  void run();
   void run_pass(MysqlSession& session);
-  // Sleeps up to d; false when stopping.
-  bool sleep_for(std::chrono::milliseconds d);
 
-  ConnectionParams params_;
-  std::chrono::seconds first_delay_;
-  std::chrono::seconds interval_;
   SettingsSource settings_;
   Report report_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool stopping_ = false;
-  std::thread thread_;  // last: starts after everything above is ready
+  PeriodicJob job_;  // last: its thread starts after everything above is ready
 };
 
 }  // namespace placard::db

@@ -16,8 +16,8 @@ class Transaction {
   using Report = std::function<void(const std::string&)>;
 
   enum class Mode {
-    read_write,              // START TRANSACTION
-    read_only_snapshot,      // one read view for every statement, no writes
+    read_write,          // START TRANSACTION
+    read_only_snapshot,  // one read view for every statement, no writes
   };
 
   explicit Transaction(MysqlSession& session, Mode mode = Mode::read_write,

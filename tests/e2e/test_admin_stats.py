@@ -61,6 +61,24 @@ def ctr(impressions, clicks):
     return clicks / impressions if impressions else 0
 
 
+def rolled_up():
+    """True when the rollup step has counted every raw impression and click recorded so far."""
+    rows = H.db("SELECT (SELECT COALESCE(MAX(id), 0) FROM impressions) <= "
+                "(SELECT last_id FROM rollup_progress WHERE name = 'impressions') AND "
+                "(SELECT COALESCE(MAX(id), 0) FROM clicks) <= "
+                "(SELECT last_id FROM rollup_progress WHERE name = 'clicks')")
+    return rows == [["1"]]
+
+
+def wait_rolled_up(test, timeout=5.0):
+    """Events show in the statistics within 5 seconds (contract 6.1): the workers' rollup step
+    counts them every second."""
+    t0 = time.monotonic()
+    test.assertTrue(H.wait_until(rolled_up, timeout=timeout, interval=0.1),
+                    "the rollup step did not count the events within %.0f s" % timeout)
+    return time.monotonic() - t0
+
+
 class StatsTests(H.E2ETestCase):
     @classmethod
     def setUpClass(cls):
@@ -68,6 +86,7 @@ class StatsTests(H.E2ETestCase):
         cls.admin = AdminClient.signed_in()
 
     def snapshot(self):
+        wait_rolled_up(self)  # everything recorded so far is counted: a stable "before"
         d = day_text(today())
         out = {}
         for group in ("day", "offer", "placement", "country"):
@@ -106,7 +125,7 @@ class StatsTests(H.E2ETestCase):
     def test_stats_count_exactly_the_new_events(self):
         before = self.snapshot()
         events = self.generate()
-        after = self.snapshot()  # at once: the rollups commit with the events
+        after = self.snapshot()  # within 5 s (snapshot waits for the rollup step)
 
         impressions = Counter()
         clicks = Counter()
@@ -175,6 +194,7 @@ class StatsTests(H.E2ETestCase):
 
     def test_csv_matches_json(self):
         self.generate()
+        wait_rolled_up(self)
         d = day_text(today())
         start = day_text(today() - datetime.timedelta(days=2))
         for group in ("day", "offer", "placement", "country"):
@@ -275,6 +295,7 @@ class RetentionTests(H.E2ETestCase):
         old_clk = self.insert_raw("clicks", "clicked_at", "INTERVAL 100 DAY", 30)
         new_imp = self.insert_raw("impressions", "recorded_at", "INTERVAL 2 DAY", 20)
         new_clk = self.insert_raw("clicks", "clicked_at", "INTERVAL 89 DAY", 5)
+        wait_rolled_up(self)  # retention deletes only rows already counted
         rollups = self.rollup_sums()
         rc, out, err = self.ctl("retention", "run")
         self.assertEqual(rc, 0, err)
@@ -297,18 +318,49 @@ class RetentionTests(H.E2ETestCase):
         self.addCleanup(H.set_setting, "rawEventRetentionDays", "90", do_bump=False)
         two_days = self.insert_raw("impressions", "recorded_at", "INTERVAL 2 DAY", 3)
         four_days = self.insert_raw("impressions", "recorded_at", "INTERVAL 4 DAY", 3)
+        wait_rolled_up(self)
         rc, out, err = self.ctl("retention", "run")
         self.assertEqual(rc, 0, err)
         self.assertIn("retention 3 days", out)
         self.assertEqual(self.count("impressions", two_days), 3)
         self.assertEqual(self.count("impressions", four_days), 0)
 
-    def end_lock_holder(self):
-        holder = H.db("SELECT IS_USED_LOCK('placard.retention')")[0][0]
+    def test_retention_waits_for_the_rollup_step(self):
+        # While the rollup step cannot run (its lock held by another connection), old raw rows
+        # are not counted yet, so retention keeps them; once counted, they go.
+        wait_rolled_up(self)
+        holder = subprocess.Popen(
+            ["mariadb", "--defaults-file=%s" % H.current().path("my.cnf"), "-u", "root", "placard",
+             "--batch", "--skip-column-names", "-e",
+             "SELECT GET_LOCK('placard.rollup', 10); SELECT SLEEP(8);"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.addCleanup(holder.wait)
+        self.addCleanup(holder.kill)
+        self.addCleanup(self.end_lock_holder, "placard.rollup")
+        # Held by the client above (the connection sleeping), not by a worker's passing step.
+        held_by_holder = ("SELECT IS_USED_LOCK('placard.rollup') IN (SELECT ID FROM "
+                          "information_schema.PROCESSLIST WHERE INFO LIKE 'SELECT SLEEP(8)%')")
+        self.assertTrue(H.wait_until(lambda: H.db(held_by_holder)[0][0] == "1", timeout=10),
+                        "the lock was not taken")
+        old = self.insert_raw("impressions", "recorded_at", "INTERVAL 100 DAY", 4)
+        time.sleep(2.5)  # two rollup periods: the step skips while the lock is held elsewhere
+        self.assertEqual(H.db(held_by_holder)[0][0], "1")
+        self.assertFalse(rolled_up())
+        rc, out, err = self.ctl("retention", "run")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(self.count("impressions", old), 4, "retention deleted uncounted rows")
+        self.end_lock_holder("placard.rollup")
+        wait_rolled_up(self)
+        rc, out, err = self.ctl("retention", "run")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(self.count("impressions", old), 0)
+
+    def end_lock_holder(self, name="placard.retention"):
+        holder = H.db("SELECT IS_USED_LOCK('%s')" % name)[0][0]
         if holder != "NULL":
             H.db("KILL %d" % int(holder))
         self.assertTrue(H.wait_until(lambda: H.db(
-            "SELECT IS_USED_LOCK('placard.retention') IS NULL")[0][0] == "1", timeout=5))
+            "SELECT IS_USED_LOCK('%s') IS NULL" % name)[0][0] == "1", timeout=5))
 
     def test_one_pass_at_a_time(self):
         # Another worker (any host) holds the lock: this pass skips, deleting nothing.
@@ -373,6 +425,7 @@ class OwnStackTests(H.StackTestCase):
                   for _ in range(3)]
         answers = [json.loads(H.impression(t)[2])["status"] for t in tokens + tokens[:2]]
         self.assertEqual(answers, ["recorded"] * 3 + ["duplicate"] * 2)
+        wait_rolled_up(self)
         log = open(self.stack.path("log", "placard.log"), encoding="utf-8", errors="replace").read()
         self.assertIn("events: batched inserts in transactions of single-row inserts", log)
         after = {g: by_key(admin.ok("GET", stats_path(d, d, g))) for g in ("offer", "country")}

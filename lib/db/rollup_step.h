@@ -1,0 +1,48 @@
+#pragma once
+// Only lib/db/*.cpp, fcgi-app and placardctl include this header (it needs mysql_session.h).
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "lib/db/mysql_session.h"
+#include "lib/db/periodic_job.h"
+
+namespace placard::db {
+
+struct RollupOptions {
+  // Rows younger than this are left for the next pass: an insert that took its id but has not
+  // committed yet must not be skipped by a watermark that moved past it.
+  std::chrono::milliseconds settle{1000};
+  std::uint64_t max_rows = 50000;  // rows counted per table per pass, at most
+};
+
+struct RollupPass {
+  bool ran = false;               // false: another worker (on any host) is at it
+  std::uint64_t impressions = 0;  // raw rows counted
+  std::uint64_t clicks = 0;
+};
+
+// One pass of the rollup step, under the named lock placard.rollup (GET_LOCK(..., 0): one at a
+// time across hosts, the others skip): for impressions and for clicks, in one transaction each,
+// counts the settled rows above `rollup_progress.last_id` into stats_hourly and stats_daily
+// (set-based INSERT ... SELECT ... GROUP BY ... ON DUPLICATE KEY UPDATE) and moves last_id to the
+// highest id counted. Reports read only the rollups; the raw rows are counted exactly once.
+// Throws DatabaseUnavailable or DatabaseError.
+RollupPass roll_up_events(MysqlSession& session, const RollupOptions& options);
+
+// Each worker's rollup step: a pass every `interval` (a second by default).
+class RollupJob {
+ public:
+  using Report = std::function<void(const std::string&)>;
+  RollupJob(ConnectionParams params, std::chrono::milliseconds interval, Report report);
+  void stop() { job_.stop(); }
+
+ private:
+  void run_pass(MysqlSession& session);
+  Report report_;
+  bool failing_ = false;  // the last pass failed: report the next success once
+  PeriodicJob job_;       // last: its thread starts after everything above is ready
+};
+
+}  // namespace placard::db
