@@ -30,6 +30,7 @@
 #include "lib/crypto/random.h"
 #include "lib/crypto/sha256.h"
 #include "lib/db/admin_db.h"
+#include "lib/db/mysql_network_store.h"
 #include "lib/db/catalog_loader.h"
 #include "lib/db/connection_params.h"
 #include "lib/db/event_batcher.h"
@@ -123,8 +124,9 @@ class ApiThread : public fcgi::RequestHandler {
         events_(session_, batcher),
         admin_db_(session_, [&log = shared.log](const std::string& m) { log.info(m); }),
         accounts_(admin_db_),
+        network_(admin_db_),
         services_{events_, events_, rng_, nonces_, macs_},
-        admin_{shared, admin_config, {admin_db_, accounts_}},
+        admin_{shared, admin_config, {admin_db_, accounts_, network_}},
         service_(shared, routes(shared)) {}
   http::Response handle(http::Request& request) override { return service_.handle(request); }
 
@@ -140,6 +142,7 @@ class ApiThread : public fcgi::RequestHandler {
   db::MysqlEventStore events_;
   db::AdminDb admin_db_;
   db::MysqlAccountStore accounts_;
+  db::MysqlNetworkStore network_;
   util::FastRng rng_;
   crypto::RandomPool nonces_;
   tokens::MacWorkspace macs_;
@@ -153,8 +156,12 @@ class ApiThread : public fcgi::RequestHandler {
 // for an unknown email so that it costs what a wrong password costs.
 admin::AdminConfig make_admin_config(const config::ServerConfig& cfg) {
   const auto key = crypto::sha256("placard client address key\n" + cfg.token_keys);
-  return {std::string(reinterpret_cast<const char*>(key.data()), key.size()),
-          crypto::hash_password(crypto::random_bytes(16))};
+  admin::AdminConfig c{std::string(reinterpret_cast<const char*>(key.data()), key.size()),
+                       crypto::hash_password(crypto::random_bytes(16)), std::nullopt};
+  if (!cfg.credentials_key.empty()) {
+    c.credential_keys = crypto::CredentialKeys::parse(cfg.credentials_key);
+  }
+  return c;
 }
 
 // Baseline for benchmarks: the same adapter and threads, a constant 1 KiB answer.

@@ -2,6 +2,7 @@
 
 #include "lib/admin/access.h"
 #include "lib/admin/account_handlers.h"
+#include "lib/admin/network_handlers.h"
 #include "lib/admin/session_handlers.h"
 
 namespace placard::admin {
@@ -44,6 +45,7 @@ void add_admin_routes(http::Router& router, AdminContext& context) {
   AdminRouter admin(router, context);
   add_session_routes(admin);
   add_account_routes(admin);
+  add_network_routes(admin);
 }
 
 }  // namespace placard::admin

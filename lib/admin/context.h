@@ -1,10 +1,13 @@
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "lib/api/services.h"
+#include "lib/crypto/aes_gcm.h"
 #include "lib/db/account_store.h"
 #include "lib/db/admin_tx.h"
+#include "lib/db/network_store.h"
 
 namespace placard::admin {
 
@@ -12,12 +15,14 @@ namespace placard::admin {
 struct AdminConfig {
   std::string client_key;           // HMAC key: client addresses are kept only as keyed hashes
   std::string dummy_password_hash;  // verified against for an unknown email (same time spent)
+  std::optional<crypto::CredentialKeys> credential_keys;  // credentials.key; none when unset
 };
 
 // One request thread's stores (each on the thread's own database connection).
 struct AdminStores {
   db::AdminTx& tx;
   db::AccountStore& accounts;
+  db::NetworkStore& network;
 };
 
 // Everything an admin handler may use.
