@@ -20,10 +20,12 @@ sys.path.insert(0, HERE)
 import harness as H  # noqa: E402
 import test_admin_access  # noqa: E402
 import test_admin_network  # noqa: E402
+import test_network_adapters  # noqa: E402
 import test_foundation  # noqa: E402
 import test_offers  # noqa: E402
 
-MODULES = (test_foundation, test_offers, test_admin_access, test_admin_network)
+MODULES = (test_foundation, test_offers, test_admin_access, test_admin_network,
+           test_network_adapters)
 LAST = (test_foundation.DatabaseOutageTests, test_foundation.ShutdownTests)
 
 

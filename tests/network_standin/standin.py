@@ -24,9 +24,9 @@ counters. Failure modes (each page number counts from 1 within the network's pul
   slow_on_page: {"page": N, "seconds": s}   that page answers after s seconds
   fail_on_page: {"page": N, "status": 500}  that page answers with that status
   max_tokens: n             after n tokens, POST /token/ answers 400 error_code 6
-Data: admitad_count, awin_count, awin_not_joined, generation (bumped by
-advance_generation_each_pull at every first page: coupon 1 / promotion 1 disappear and the title
-of the second changes).
+Data: admitad_count, awin_count, awin_not_joined, generation (with
+advance_generation_each_pull, every pull of a network after its first moves on a generation:
+from generation 1 on, coupon 1 / promotion 1 are gone and the title of the second changes).
 """
 
 import argparse
@@ -74,6 +74,7 @@ class State:
         self.tokens_issued = 0
         self.requests = []
         self.expired_pages_done = set()
+        self.pulls = {}
 
 
 STATE = State()
@@ -230,6 +231,13 @@ class Handler(BaseHTTPRequestHandler):
             return self.awin_promotions(parts[1], body)
         self.answer(404, {"error": "not_found"})
 
+    def new_pull(self, network):
+        """A first page: from the second pull of a network on, the data set moves on a
+        generation when asked to (caller holds the lock)."""
+        if STATE.pulls.get(network, 0) > 0 and STATE.settings["advance_generation_each_pull"]:
+            STATE.settings["generation"] += 1
+        STATE.pulls[network] = STATE.pulls.get(network, 0) + 1
+
     # -- Admitad
     def admitad_token(self, body):
         s = STATE.settings
@@ -274,8 +282,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(400, {"error": "bad_request", "error_code": 3})
         page = offset // max(limit, 1) + 1
         with STATE.lock:
-            if page == 1 and tok in STATE.tokens and s["advance_generation_each_pull"]:
-                s["generation"] += 1
+            if page == 1 and tok in STATE.tokens:
+                self.new_pull("admitad")
             if s.get("expire_token_on_page") == page and page not in STATE.expired_pages_done:
                 STATE.expired_pages_done.add(page)
                 STATE.tokens.clear()
@@ -314,8 +322,8 @@ class Handler(BaseHTTPRequestHandler):
         except (ValueError, AttributeError):
             return self.answer(400, {"error": "bad request"})
         with STATE.lock:
-            if page == 1 and s["advance_generation_each_pull"]:
-                s["generation"] += 1
+            if page == 1:
+                self.new_pull("awin")
         gen = s["generation"]
         items = [awin_promotion(i, gen) for i in range(1, s["awin_count"] + 1)
                  if not (gen and i == 1)]
