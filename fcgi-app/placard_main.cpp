@@ -30,12 +30,12 @@
 #include "lib/crypto/random.h"
 #include "lib/crypto/sha256.h"
 #include "lib/db/admin_db.h"
-#include "lib/db/mysql_network_store.h"
 #include "lib/db/catalog_loader.h"
 #include "lib/db/connection_params.h"
 #include "lib/db/event_batcher.h"
 #include "lib/db/mysql_account_store.h"
 #include "lib/db/mysql_event_store.h"
+#include "lib/db/mysql_network_store.h"
 #include "lib/db/mysql_session.h"
 #include "lib/util/time_format.h"
 

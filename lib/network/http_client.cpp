@@ -84,7 +84,8 @@ HttpResponse CurlHttpClient::send(const HttpRequest& request) {
   Sink sink{&response.body, options_.max_answer_bytes};
   Slist headers;
   for (const auto& [name, value] : request.headers) {
-    const std::string line = name + ": " + value;
+    std::string line = name;
+    line.append(": ").append(value);
     curl_slist* next = curl_slist_append(headers.get(), line.c_str());
     if (next == nullptr) throw std::runtime_error("libcurl: out of memory");
     (void)headers.release();

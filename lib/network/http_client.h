@@ -9,7 +9,7 @@
 namespace placard::network {
 
 inline constexpr const char* kProductVersion = "1.0.0";
-inline constexpr std::size_t kDefaultMaxAnswerBytes = 8 * 1024 * 1024;
+inline constexpr std::size_t kDefaultMaxAnswerBytes = std::size_t{8} * 1024 * 1024;
 
 struct HttpRequest {
   std::string method = "GET";  // GET or POST

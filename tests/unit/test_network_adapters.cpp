@@ -204,7 +204,7 @@ std::string coupons(int first_id, int n, int count) {
   return s + R"(], "_meta": {"count": )" + std::to_string(count) + "}}";
 }
 
-const std::string kToken =
+constexpr const char* kToken =
     R"({"access_token": "tok1", "token_type": "bearer", "expires_in": 604800})";
 
 struct AdmitadRig {

@@ -30,6 +30,7 @@ ExistingOffer existing(std::uint64_t id, const std::string& ext, bool enabled = 
 
 std::vector<std::string> ids(const std::vector<PlannedOffer>& v) {
   std::vector<std::string> out;
+  out.reserve(v.size());
   for (const auto& p : v) out.push_back(p.offer.external_id);
   return out;
 }
