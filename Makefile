@@ -64,11 +64,15 @@ start: all
 stop:
 	@bash scripts/stack.sh stop
 
-unit: $(BUILD)/unit_tests
+unit: $(BUILD)/unit_tests $(BUILD)/network_probe
 	$(BUILD)/unit_tests
 
+# A test driver for the network adapters (tests/e2e/test_network_adapters.py); not installed.
+$(BUILD)/network_probe: $(BUILD)/obj/tests/network_probe/network_probe.o $(BUILD)/libplacard.a
+	$(CXX) $(LDFLAGS) -o $@ $^ $(LIBS)
+
 # Every suite: unit (GoogleTest), end-to-end behind lighttpd and Apache; ends with "N passed, M failed".
-test: all $(BUILD)/unit_tests
+test: all $(BUILD)/unit_tests $(BUILD)/network_probe
 	@bash scripts/run-tests.sh
 
 bench: all

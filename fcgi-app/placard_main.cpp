@@ -40,6 +40,7 @@
 #include "lib/db/mysql_audit_store.h"
 #include "lib/db/mysql_catalog_admin_store.h"
 #include "lib/db/mysql_event_store.h"
+#include "lib/db/mysql_network_store.h"
 #include "lib/db/mysql_offer_admin_store.h"
 #include "lib/db/mysql_session.h"
 #include "lib/db/mysql_settings_store.h"
@@ -148,11 +149,12 @@ class ApiThread : public fcgi::RequestHandler {
         offer_admin_(admin_db_),
         audit_(admin_db_),
         stats_(admin_db_, stats_cache),
+        network_(admin_db_),
         services_{events_, events_, rng_, nonces_, macs_},
         admin_{shared,
                admin_config,
                {admin_db_, accounts_, settings_, countries_, categories_, placements_, offer_admin_,
-                audit_, stats_}},
+                audit_, stats_, network_}},
         service_(shared, routes(shared)) {}
   http::Response handle(http::Request& request) override { return service_.handle(request); }
 
@@ -175,6 +177,7 @@ class ApiThread : public fcgi::RequestHandler {
   db::MysqlOfferAdminStore offer_admin_;
   db::MysqlAuditStore audit_;
   db::MysqlStatsStore stats_;
+  db::MysqlNetworkStore network_;
   util::FastRng rng_;
   crypto::RandomPool nonces_;
   tokens::MacWorkspace macs_;
@@ -188,8 +191,12 @@ class ApiThread : public fcgi::RequestHandler {
 // for an unknown email so that it costs what a wrong password costs.
 admin::AdminConfig make_admin_config(const config::ServerConfig& cfg) {
   const auto key = crypto::sha256("placard client address key\n" + cfg.token_keys);
-  return {std::string(reinterpret_cast<const char*>(key.data()), key.size()),
-          crypto::hash_password(crypto::random_bytes(16))};
+  admin::AdminConfig c{std::string(reinterpret_cast<const char*>(key.data()), key.size()),
+                       crypto::hash_password(crypto::random_bytes(16)), std::nullopt};
+  if (!cfg.credentials_key.empty()) {
+    c.credential_keys = crypto::CredentialKeys::parse(cfg.credentials_key);
+  }
+  return c;
 }
 
 // Baseline for benchmarks: the same adapter and threads, a constant 1 KiB answer.

@@ -5,6 +5,7 @@
 #include "lib/admin/audit_handlers.h"
 #include "lib/admin/category_handlers.h"
 #include "lib/admin/country_handlers.h"
+#include "lib/admin/network_handlers.h"
 #include "lib/admin/offer_handlers.h"
 #include "lib/admin/placement_handlers.h"
 #include "lib/admin/session_handlers.h"
@@ -58,6 +59,7 @@ void add_admin_routes(http::Router& router, AdminContext& context) {
   add_offer_routes(admin);
   add_audit_routes(admin);
   add_stats_routes(admin);
+  add_network_routes(admin);
 }
 
 }  // namespace placard::admin

@@ -1,12 +1,15 @@
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "lib/api/services.h"
+#include "lib/crypto/aes_gcm.h"
 #include "lib/db/account_store.h"
 #include "lib/db/admin_tx.h"
 #include "lib/db/audit_store.h"
 #include "lib/db/catalog_admin_store.h"
+#include "lib/db/network_store.h"
 #include "lib/db/offer_admin_store.h"
 #include "lib/db/settings_store.h"
 #include "lib/db/stats_store.h"
@@ -17,6 +20,7 @@ namespace placard::admin {
 struct AdminConfig {
   std::string client_key;           // HMAC key: client addresses are kept only as keyed hashes
   std::string dummy_password_hash;  // verified against for an unknown email (same time spent)
+  std::optional<crypto::CredentialKeys> credential_keys;  // credentials.key; none when unset
 };
 
 // One request thread's stores (each on the thread's own database connection).
@@ -30,6 +34,7 @@ struct AdminStores {
   db::OfferAdminStore& offers;
   db::AuditStore& audit;
   db::StatsStore& stats;
+  db::NetworkStore& network;
 };
 
 // Everything an admin handler may use.

@@ -7,6 +7,7 @@
 
 #include "lib/config/config_file.h"
 #include "lib/config/listen_address.h"
+#include "lib/network/url_policy.h"
 
 namespace placard::config {
 
@@ -31,6 +32,15 @@ unsigned to_mode(const std::string& key, const std::string& value) {
     throw ConfigError(key + ": expected an octal file mode such as 0660");
   }
   return out;
+}
+
+std::string to_api_base(const std::string& key, const std::string& value) {
+  if (!network::valid_api_base(value)) {
+    throw ConfigError(key +
+                      ": expected an https:// URL (http:// only for 127.0.0.1, ::1 or "
+                      "localhost), without query");
+  }
+  return network::normalize_api_base(value);
 }
 
 }  // namespace
@@ -79,6 +89,14 @@ ServerConfig server_config_from(const std::map<std::string, std::string>& values
       c.retention_interval_seconds = to_int(key, value, 0, 7 * 86400);
     } else if (key == "sql_dir") {
       c.sql_dir = value;
+    } else if (key == "network.admitad.api_base") {
+      c.network.admitad_api_base = to_api_base(key, value);
+    } else if (key == "network.awin.api_base") {
+      c.network.awin_api_base = to_api_base(key, value);
+    } else if (key == "network.ca_file") {
+      c.network.ca_file = value;
+    } else if (key == "network.timeout_seconds") {
+      c.network.timeout_seconds = to_int(key, value, 1, 600);
     } else {
       throw ConfigError("unknown key '" + key + "'");
     }
@@ -126,7 +144,13 @@ std::string render_server_config(const ServerConfig& c) {
     << "token.keys = " << c.token_keys << "\n"
     << "token.active_key = " << c.token_active_key << "\n"
     << "# AES-256-GCM key for affiliate network credentials stored in the database.\n"
-    << "credentials.key = " << c.credentials_key << "\n";
+    << "credentials.key = " << c.credentials_key << "\n\n"
+    << "# Affiliate networks: API addresses (https; http only to this machine), an extra CA\n"
+    << "# bundle (optional), and the timeout of each request in seconds.\n"
+    << "network.admitad.api_base = " << c.network.admitad_api_base << "\n"
+    << "network.awin.api_base = " << c.network.awin_api_base << "\n"
+    << "network.ca_file = " << c.network.ca_file << "\n"
+    << "network.timeout_seconds = " << c.network.timeout_seconds << "\n";
   return o.str();
 }
 

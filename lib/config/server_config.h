@@ -19,6 +19,15 @@ struct DatabaseConfig {
   std::string event_insert = "auto";
 };
 
+// Affiliate network import (contract section 8): where the adapters connect. In the config file,
+// not the admin API, so a compromised admin session cannot point the server elsewhere.
+struct NetworkConfig {
+  std::string admitad_api_base = "https://api.admitad.com";  // https, or http to loopback only
+  std::string awin_api_base = "https://api.awin.com";
+  std::string ca_file;  // an extra CA bundle (PEM); empty = the system's only
+  int timeout_seconds = 30;
+};
+
 // Everything the server config file holds. Secrets live here, never in the database.
 struct ServerConfig {
   std::string listen;  // "unix:/path", "127.0.0.1:port", or empty (socket on fd 0 / CGI)
@@ -34,6 +43,7 @@ struct ServerConfig {
   // runs shortly after start). One pass at a time across hosts (a database lock).
   int retention_interval_seconds = 600;
   std::string sql_dir;
+  NetworkConfig network;
 };
 
 // Builds the typed config from parsed keys; unknown keys and bad values throw ConfigError.

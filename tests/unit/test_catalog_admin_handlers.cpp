@@ -203,7 +203,7 @@ class CatalogAdminHandlers : public ::testing::Test {
       "k1:" + placard::crypto::base64url_encode(std::string(32, 'k')), "k1");
   placard::util::Logger log{""};
   placard::api::SharedServices shared{holder, keys, log};
-  placard::admin::AdminConfig config{"client key", "dummy hash"};
+  placard::admin::AdminConfig config{"client key", "dummy hash", std::nullopt};
   FakeTx tx;
   FakeAccounts accounts;
   FakeSettings settings;
@@ -213,10 +213,11 @@ class CatalogAdminHandlers : public ::testing::Test {
   placard::testing::UnusedOffers offers;
   placard::testing::UnusedAudit audit;
   placard::testing::UnusedStats stats;
+  placard::testing::UnusedNetwork network;
   placard::admin::AdminContext context{
       shared,
       config,
-      {tx, accounts, settings, countries, categories, placements, offers, audit, stats}};
+      {tx, accounts, settings, countries, categories, placements, offers, audit, stats, network}};
   placard::http::Router router;
 };
 

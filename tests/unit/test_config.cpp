@@ -204,6 +204,53 @@ TEST(ServerConfig, EveryKeyIsRead) {
   EXPECT_EQ(c.sql_dir, "/usr/share/placard/sql");
 }
 
+TEST(ServerConfig, NetworkDefaults) {
+  const ServerConfig c = server_config_from({});
+  EXPECT_EQ(c.network.admitad_api_base, "https://api.admitad.com");
+  EXPECT_EQ(c.network.awin_api_base, "https://api.awin.com");
+  EXPECT_EQ(c.network.ca_file, "");
+  EXPECT_EQ(c.network.timeout_seconds, 30);
+}
+
+TEST(ServerConfig, NetworkKeysRead) {
+  const ServerConfig c =
+      server_config_from(parse_config_text("network.admitad.api_base = https://admitad.test/\n"
+                                           "network.awin.api_base = http://127.0.0.1:9555\n"
+                                           "network.ca_file = /etc/ssl/extra.pem\n"
+                                           "network.timeout_seconds = 5\n"));
+  EXPECT_EQ(c.network.admitad_api_base, "https://admitad.test");  // trailing '/' removed
+  EXPECT_EQ(c.network.awin_api_base, "http://127.0.0.1:9555");
+  EXPECT_EQ(c.network.ca_file, "/etc/ssl/extra.pem");
+  EXPECT_EQ(c.network.timeout_seconds, 5);
+  for (const char* ok : {"http://localhost:1", "http://[::1]:80/base", "http://127.255.0.9",
+                         "HTTPS://API.Example.com/v1"}) {
+    EXPECT_NO_THROW(server_config_from({{"network.awin.api_base", ok}})) << ok;
+  }
+}
+
+TEST(ServerConfig, NetworkBadValuesRejectedNamingTheKey) {
+  const std::pair<const char*, const char*> bad[] = {
+      {"network.admitad.api_base", "http://api.admitad.com"},
+      {"network.admitad.api_base", "http://128.0.0.1"},
+      {"network.admitad.api_base", "http://127.0.0.1.evil.example"},
+      {"network.admitad.api_base", "http://localhost.evil.example"},
+      {"network.admitad.api_base", "ftp://127.0.0.1"},
+      {"network.admitad.api_base", "https://"},
+      {"network.admitad.api_base", "https://user:pw@api.admitad.com"},
+      {"network.awin.api_base", "https://api.awin.com/?x=1"},
+      {"network.awin.api_base", "https://api .awin.com"},
+      {"network.awin.api_base", ""},
+      {"network.awin.api_base", "api.awin.com"},
+      {"network.timeout_seconds", "0"},
+      {"network.timeout_seconds", "601"},
+      {"network.timeout_seconds", "x"},
+  };
+  for (const auto& [key, value] : bad) {
+    const std::string e = config_error({{key, value}});
+    EXPECT_TRUE(contains(e, key)) << key << "=" << value << ": " << e;
+  }
+}
+
 TEST(ServerConfig, UnknownKeyRejected) {
   const std::string e = config_error({{"db.pasword", "x"}});
   EXPECT_TRUE(contains(e, "unknown key")) << e;
@@ -309,6 +356,10 @@ void expect_same(const ServerConfig& a, const ServerConfig& b) {
   EXPECT_EQ(a.credentials_key, b.credentials_key);
   EXPECT_EQ(a.catalog_poll_ms, b.catalog_poll_ms);
   EXPECT_EQ(a.sql_dir, b.sql_dir);
+  EXPECT_EQ(a.network.admitad_api_base, b.network.admitad_api_base);
+  EXPECT_EQ(a.network.awin_api_base, b.network.awin_api_base);
+  EXPECT_EQ(a.network.ca_file, b.network.ca_file);
+  EXPECT_EQ(a.network.timeout_seconds, b.network.timeout_seconds);
 }
 
 TEST(ServerConfig, RenderParseRoundTripOfDefaults) {
@@ -336,6 +387,10 @@ TEST(ServerConfig, RenderParseRoundTripOfEveryField) {
   c.credentials_key = "c1:a2V5LWZvci1jcmVkZW50aWFscy0zMi1ieXRlcw";
   c.catalog_poll_ms = 500;
   c.sql_dir = "/usr/share/placard/sql";
+  c.network.admitad_api_base = "http://127.0.0.1:8999/admitad";
+  c.network.awin_api_base = "https://awin.example:8443";
+  c.network.ca_file = "/etc/placard/extra-ca.pem";
+  c.network.timeout_seconds = 7;
   const std::string text = render_server_config(c);
   EXPECT_NE(text.find("socket_mode = 0640\n"), std::string::npos) << text;
   EXPECT_NE(text.find("db.password = p#ss=w:rd with spaces\n"), std::string::npos) << text;

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "lib/db/audit_store.h"
+#include "lib/db/network_store.h"
 #include "lib/db/offer_admin_store.h"
 #include "lib/db/stats_store.h"
 
@@ -35,6 +36,30 @@ class UnusedStats : public db::StatsStore {
  public:
   db::StatsReport report(db::StatsGroup, std::int64_t, std::int64_t, std::size_t) override {
     unused_store("stats");
+  }
+};
+
+class UnusedNetwork : public db::NetworkStore {
+ public:
+  std::optional<db::StoredCredentials> credentials(const std::string&) override {
+    unused_store("network");
+  }
+  void put_credentials(const std::string&, const db::StoredCredentials&, std::uint64_t) override {
+    unused_store("network");
+  }
+  bool delete_credentials(const std::string&) override { unused_store("network"); }
+  std::optional<db::SyncRunRow> last_sync(const std::string&) override { unused_store("network"); }
+  db::NetworkCategoryPage list_categories(const std::optional<std::string>&, int,
+                                          std::uint64_t) override {
+    unused_store("network");
+  }
+  std::optional<db::NetworkCategory> find_category(const std::string&,
+                                                   const std::string&) override {
+    unused_store("network");
+  }
+  std::optional<std::uint32_t> category_id(const std::string&) override { unused_store("network"); }
+  void map_category(const std::string&, const std::string&, std::optional<std::uint32_t>) override {
+    unused_store("network");
   }
 };
 

@@ -1,0 +1,447 @@
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "lib/crypto/base64.h"
+#include "lib/network/admitad.h"
+#include "lib/network/awin.h"
+#include "lib/network/normalize.h"
+#include "lib/network/pacing.h"
+#include "lib/util/time_format.h"
+
+namespace {
+
+using namespace placard::network;
+using std::chrono::milliseconds;
+
+std::int64_t at(const char* rfc3339) {
+  return *placard::util::parse_rfc3339(rfc3339);
+}
+
+// A coupon in the shape of captured Admitad answers, with every quirk.
+const char* kAdmitadPage = R"({
+  "results": [
+    {"id": 2001, "name": "20% off headphones", "short_name": "20%", "description": "",
+     "status": "active", "rating": "4.82",
+     "campaign": {"id": 77, "name": "Sound Shop", "site_url": "https://sound.example/"},
+     "date_start": "2024-05-01T00:00:00", "date_end": "2024-05-31T23:59:00",
+     "regions": ["DE", "at", "xx1"], "language": null, "discount": null,
+     "types": [{"id": 1, "name": "Discount"}],
+     "categories": [{"id": 62, "name": "Electronics"}, {"id": 7, "name": "Audio"}],
+     "image": "//cdn.admitad.com/campaign/images/77.svg", "species": "promocode",
+     "exclusive": false, "is_unique": false, "is_personal": false, "promocode": "SOUND20",
+     "frameset_link": "", "goto_link": "https://ad.admitad-track.example/g/abc/?i=3&erid=2VtzqxY"},
+    {"id": 2002, "name": "Free delivery", "description": "On every order", "status": "active",
+     "campaign": {"id": 78, "name": "Books Ltd"},
+     "date_start": "2024-01-01 08:00:00", "date_end": null, "regions": ["FR"],
+     "categories": [{"id": 9, "name": "Books"}],
+     "image": "http://cdn.admitad.com/x.png", "species": "action",
+     "promocode": "НЕ НУЖЕН", "goto_link": "https://ad.admitad-track.example/g/def/"},
+    {"id": 2003, "name": "Old", "status": "disabled", "campaign": {"id": 1, "name": "X"},
+     "goto_link": "https://x.example/"},
+    {"id": 2004, "name": "Code but placeholder", "status": "active", "species": "promocode",
+     "promocode": "не нужен", "campaign": {"id": 1, "name": "X"}, "image": "data:image/png;base64,AA",
+     "goto_link": "https://x.example/?a=1"}
+  ],
+  "_meta": {"count": 57, "limit": 4, "offset": 0}
+})";
+
+TEST(AdmitadParse, CouponsWithTheirQuirks) {
+  const auto page = parse_admitad_coupons(kAdmitadPage);
+  EXPECT_EQ(page.count, 57u);
+  EXPECT_EQ(page.results, 4u);
+  ASSERT_EQ(page.offers.size(), 3u);  // the disabled coupon is not offered
+  const auto& a = page.offers[0];
+  EXPECT_EQ(a.external_id, "2001");
+  EXPECT_EQ(a.title, "20% off headphones");
+  EXPECT_EQ(a.description, "");
+  EXPECT_EQ(a.merchant, "Sound Shop");
+  EXPECT_EQ(a.image_url, "https://cdn.admitad.com/campaign/images/77.svg");
+  EXPECT_EQ(a.coupon_code, "SOUND20");
+  EXPECT_EQ(a.categories, (std::vector<std::pair<std::string, std::string>>{{"62", "Electronics"},
+                                                                            {"7", "Audio"}}));
+  EXPECT_EQ(a.countries, (std::vector<std::string>{"DE", "AT"}));
+  EXPECT_FALSE(a.all_countries);
+  EXPECT_EQ(a.valid_from, at("2024-05-01T00:00:00Z"));  // no zone: UTC
+  EXPECT_EQ(a.valid_until, at("2024-05-31T23:59:00Z"));
+  EXPECT_EQ(a.tracking_url, "https://ad.admitad-track.example/g/abc/?i=3&erid=2VtzqxY");
+  const auto& b = page.offers[1];
+  EXPECT_EQ(b.image_url, "https://cdn.admitad.com/x.png");
+  EXPECT_EQ(b.coupon_code, std::nullopt);  // action: the placeholder is not a code
+  EXPECT_EQ(b.valid_from, at("2024-01-01T08:00:00Z"));
+  EXPECT_EQ(b.valid_until, std::nullopt);  // open-ended
+  const auto& c = page.offers[2];
+  EXPECT_EQ(c.coupon_code, std::nullopt);
+  EXPECT_EQ(c.image_url, std::nullopt);
+  EXPECT_TRUE(c.countries.empty());
+}
+
+TEST(AdmitadParse, MalformedIsANetworkError) {
+  for (const char* bad :
+       {"", "not json", "[]", R"({"results": []})", R"({"results": {}, "_meta": {"count": 1}})",
+        R"({"results": [], "_meta": {"count": "1"}})", "{\"results\": [1,"}) {
+    EXPECT_THROW(parse_admitad_coupons(bad), NetworkError) << bad;
+  }
+  EXPECT_EQ(parse_admitad_coupons(R"({"results": [], "_meta": {"count": 0}})").count, 0u);
+}
+
+const char* kAwinPage = R"({
+  "data": [
+    {"promotionId": 501, "type": "voucher", "advertiser": {"id": 15, "name": "Example Store",
+     "joined": true}, "title": "10% off", "description": "With code", "terms": "",
+     "startDate": "2024-04-09T08:48:00+00:00", "endDate": "2024-05-09T23:59:59+02:00",
+     "url": "https://store.example/", "urlTracking":
+     "https://www.awin1.com/cread.php?awinmid=15&awinaffid=98765&ued=https%3A%2F%2Fstore.example",
+     "regions": {"all": false, "list": [{"name": "Germany", "countryCode": "DE"},
+                                        {"name": "Austria", "countryCode": "AT"}]},
+     "voucher": {"code": "TEN", "exclusive": false, "attributable": true}},
+    {"promotionId": 502, "type": "promotion", "advertiser": {"id": 16, "name": "Everywhere",
+     "joined": true}, "title": "Sale", "startDate": "2024-04-01T00:00:00+00:00",
+     "endDate": null, "urlTracking": "https://www.awin1.com/cread.php?awinmid=16",
+     "regions": {"all": true}},
+    {"promotionId": 503, "type": "voucher", "advertiser": {"id": 17, "name": "Not joined",
+     "joined": false}, "title": "Does not pay", "urlTracking": "https://www.awin1.com/x",
+     "regions": {"all": true}, "voucher": {"code": "NOPE"}}
+  ],
+  "pagination": {"page": 1, "pageSize": 200, "total": 3}
+})";
+
+TEST(AwinParse, PromotionsJoinedOnly) {
+  const auto page = parse_awin_promotions(kAwinPage);
+  EXPECT_EQ(page.total, 3u);
+  EXPECT_EQ(page.results, 3u);
+  ASSERT_EQ(page.offers.size(), 2u);
+  const auto& v = page.offers[0];
+  EXPECT_EQ(v.external_id, "501");
+  EXPECT_EQ(v.title, "10% off");
+  EXPECT_EQ(v.merchant, "Example Store");
+  EXPECT_EQ(v.coupon_code, "TEN");
+  EXPECT_EQ(v.countries, (std::vector<std::string>{"DE", "AT"}));
+  EXPECT_FALSE(v.all_countries);
+  EXPECT_EQ(v.valid_from, at("2024-04-09T08:48:00Z"));
+  EXPECT_EQ(v.valid_until, at("2024-05-09T21:59:59Z"));
+  EXPECT_EQ(v.categories,
+            (std::vector<std::pair<std::string, std::string>>{{"adv-15", "Example Store"}}));
+  EXPECT_EQ(v.image_url, std::nullopt);
+  const auto& p = page.offers[1];
+  EXPECT_EQ(p.coupon_code, std::nullopt);
+  EXPECT_TRUE(p.all_countries);
+  EXPECT_TRUE(p.countries.empty());
+  EXPECT_EQ(p.valid_until, std::nullopt);
+}
+
+TEST(AwinParse, MalformedIsANetworkError) {
+  for (const char* bad : {"", "{", R"({"data": []})", R"({"data": [], "pagination": {}})",
+                          R"({"data": null, "pagination": {"total": 0}})"}) {
+    EXPECT_THROW(parse_awin_promotions(bad), NetworkError) << bad;
+  }
+}
+
+TEST(Normalize, ImagesTimesCountries) {
+  EXPECT_EQ(https_image("//a.example/i.png"), "https://a.example/i.png");
+  EXPECT_EQ(https_image("http://a.example/i.svg"), "https://a.example/i.svg");
+  EXPECT_EQ(https_image("HTTPS://a.example/i"), "https://a.example/i");
+  for (const char* bad : {"", "/rel.png", "data:image/png;base64,AA", "ftp://a/x", "///x",
+                          "https://", "javascript:alert(1)", "https://a.example/ x"}) {
+    EXPECT_EQ(https_image(bad), std::nullopt) << bad;
+  }
+  EXPECT_EQ(parse_network_time("2024-05-31T23:59:00"), at("2024-05-31T23:59:00Z"));
+  EXPECT_EQ(parse_network_time("2024-05-31T23:59:00.123"), at("2024-05-31T23:59:00Z"));
+  EXPECT_EQ(parse_network_time("2024-05-31T23:59:00+03:00"), at("2024-05-31T20:59:00Z"));
+  EXPECT_EQ(parse_network_time("31.05.2024"), std::nullopt);
+  EXPECT_EQ(parse_network_time("2024-02-30T00:00:00"), std::nullopt);
+  EXPECT_EQ(country_code("de"), "DE");
+  EXPECT_EQ(country_code("DEU"), std::nullopt);
+  EXPECT_EQ(country_code("D1"), std::nullopt);
+}
+
+// --- the adapters against a scripted fake
+
+class FakeClock : public Clock {
+ public:
+  std::chrono::steady_clock::time_point now() override { return t; }
+  void sleep_for(milliseconds d) override {
+    slept.push_back(d);
+    t += d;
+  }
+  std::chrono::steady_clock::time_point t{std::chrono::hours(1)};
+  std::vector<milliseconds> slept;
+};
+
+class FakeHttp : public HttpClient {
+ public:
+  HttpResponse send(const HttpRequest& r) override {
+    sent.push_back(r);
+    if (answers.empty()) throw HttpError(HttpError::Kind::connection, "nothing scripted");
+    auto a = answers.front();
+    answers.pop_front();
+    if (a.status < 0) throw HttpError(HttpError::Kind::timeout, "127.0.0.1 did not answer in time");
+    return a;
+  }
+  void add(int status, std::string body, std::optional<long> retry = std::nullopt) {
+    answers.push_back({status, std::move(body), retry});
+  }
+  std::deque<HttpResponse> answers;
+  std::vector<HttpRequest> sent;
+};
+
+std::string header(const HttpRequest& r, const std::string& name) {
+  for (const auto& [n, v] : r.headers) {
+    if (n == name) return v;
+  }
+  return {};
+}
+
+std::string coupons(int first_id, int n, int count) {
+  std::string s = R"({"results": [)";
+  for (int i = 0; i < n; ++i) {
+    if (i) s += ",";
+    s += R"({"id": )" + std::to_string(first_id + i) +
+         R"(, "name": "C", "status": "active", "goto_link": "https://t.example/"})";
+  }
+  return s + R"(], "_meta": {"count": )" + std::to_string(count) + "}}";
+}
+
+constexpr const char* kToken =
+    R"({"access_token": "tok1", "token_type": "bearer", "expires_in": 604800})";
+
+struct AdmitadRig {
+  FakeHttp http;
+  FakeClock clock;
+  AdmitadTokenCache cache;
+  AdapterOptions options{"https://api.admitad.test", 0, 2, BackoffPolicy{2, milliseconds(100)}};
+  AdmitadAdapter make() {
+    return AdmitadAdapter(http, clock, {"my id", "s3cr:et", "42"}, cache, options);
+  }
+  std::vector<OfferPage> pull() {
+    std::vector<OfferPage> pages;
+    auto a = make();
+    a.pull([&](const OfferPage& p) { pages.push_back(p); });
+    return pages;
+  }
+};
+
+TEST(AdmitadAdapter, TokenRequestThenPagesUntilCount) {
+  AdmitadRig rig;
+  rig.http.add(200, kToken);
+  rig.http.add(200, coupons(1, 2, 5));
+  rig.http.add(200, coupons(3, 2, 5));
+  rig.http.add(200, coupons(5, 1, 5));
+  const auto pages = rig.pull();
+  ASSERT_EQ(pages.size(), 3u);
+  EXPECT_EQ(pages[2].pages_done, 3);
+  EXPECT_EQ(pages[0].pages_total, 3);
+  EXPECT_EQ(pages[2].offers[0].external_id, "5");
+  const auto& t = rig.http.sent[0];
+  EXPECT_EQ(t.method, "POST");
+  EXPECT_EQ(t.url, "https://api.admitad.test/token/");
+  EXPECT_EQ(header(t, "Authorization"), "Basic " + placard::crypto::base64_encode("my id:s3cr:et"));
+  EXPECT_EQ(header(t, "Content-Type"), "application/x-www-form-urlencoded");
+  EXPECT_EQ(t.body, "grant_type=client_credentials&client_id=my%20id&scope=coupons_for_website");
+  EXPECT_EQ(rig.http.sent[1].url, "https://api.admitad.test/coupons/website/42/?limit=2&offset=0");
+  EXPECT_EQ(rig.http.sent[3].url, "https://api.admitad.test/coupons/website/42/?limit=2&offset=4");
+  EXPECT_EQ(header(rig.http.sent[1], "Authorization"), "Bearer tok1");
+}
+
+TEST(AdmitadAdapter, TokenCachedAcrossPullsUntilItExpires) {
+  AdmitadRig rig;
+  rig.http.add(200, kToken);
+  rig.http.add(200, coupons(1, 1, 1));
+  rig.http.add(200, coupons(1, 1, 1));
+  rig.pull();
+  rig.pull();
+  EXPECT_EQ(rig.http.sent.size(), 3u);  // one token for both pulls
+  rig.clock.t += std::chrono::seconds(604800);
+  rig.http.add(200, R"({"access_token": "tok2", "expires_in": 3600})");
+  rig.http.add(200, coupons(1, 1, 1));
+  rig.pull();
+  EXPECT_EQ(rig.http.sent[3].url, "https://api.admitad.test/token/");
+  EXPECT_EQ(header(rig.http.sent[4], "Authorization"), "Bearer tok2");
+}
+
+TEST(AdmitadAdapter, ExpiredTokenRenewedOnceAndPageRetried) {
+  AdmitadRig rig;
+  rig.http.add(200, kToken);
+  rig.http.add(200, coupons(1, 2, 3));
+  rig.http.add(401,
+               R"({"error": "invalid_token", "error_description": "expired", "error_code": 0})");
+  rig.http.add(200, R"({"access_token": "tok2", "expires_in": 3600})");
+  rig.http.add(200, coupons(3, 1, 3));
+  const auto pages = rig.pull();
+  ASSERT_EQ(pages.size(), 2u);
+  EXPECT_EQ(rig.http.sent[4].url, "https://api.admitad.test/coupons/website/42/?limit=2&offset=2");
+  EXPECT_EQ(header(rig.http.sent[4], "Authorization"), "Bearer tok2");
+}
+
+TEST(AdmitadAdapter, SecondRefusalAfterRenewalFails) {
+  AdmitadRig rig;
+  rig.http.add(200, kToken);
+  rig.http.add(401, R"({"error_code": 0})");
+  rig.http.add(200, kToken);
+  rig.http.add(401, R"({"error_code": 1})");
+  try {
+    rig.pull();
+    ADD_FAILURE();
+  } catch (const NetworkError& e) {
+    EXPECT_STREQ(e.what(), "Admitad refused the access token");
+  }
+  EXPECT_TRUE(rig.cache.access_token.empty());
+}
+
+TEST(AdmitadAdapter, CredentialsRefusedAndTooManyTokens) {
+  AdmitadRig rig;
+  rig.http.add(401, R"({"error": "invalid_client", "error_description": "s3cr:et wrong"})");
+  try {
+    rig.pull();
+    ADD_FAILURE();
+  } catch (const NetworkError& e) {
+    EXPECT_STREQ(e.what(), "Admitad refused the credentials");
+  }
+  rig.http.add(400, R"({"error": "maximum_tokens", "error_code": 6})");
+  try {
+    rig.pull();
+    ADD_FAILURE();
+  } catch (const NetworkError& e) {
+    EXPECT_NE(std::string(e.what()).find("too many tokens"), std::string::npos) << e.what();
+  }
+}
+
+TEST(AdmitadAdapter, RateLimitBacksOffBounded) {
+  AdmitadRig rig;
+  rig.http.add(200, kToken);
+  rig.http.add(503, R"({"error_code": 4})");
+  rig.http.add(503, R"({"error_code": 4})", 3);
+  rig.http.add(200, coupons(1, 1, 1));
+  EXPECT_EQ(rig.pull().size(), 1u);
+  EXPECT_EQ(rig.clock.slept, (std::vector<milliseconds>{milliseconds(100), milliseconds(3000)}));
+  // more refusals than retries
+  AdmitadRig again;
+  again.http.add(200, kToken);
+  for (int i = 0; i < 3; ++i) again.http.add(503, R"({"error_code": 4})");
+  try {
+    again.pull();
+    ADD_FAILURE();
+  } catch (const NetworkError& e) {
+    EXPECT_NE(std::string(e.what()).find("request limit"), std::string::npos) << e.what();
+  }
+}
+
+TEST(AdmitadAdapter, ErrorsAreSentencesWithoutBodiesOrSecrets) {
+  const std::pair<int, std::string> cases[] = {{500, "<html>Internal s3cr:et trace</html>"},
+                                               {200, "{\"results\": [1, 2"}};
+  for (const auto& [status, body] : cases) {
+    AdmitadRig rig;
+    rig.http.add(200, kToken);
+    rig.http.add(200, coupons(1, 2, 4));
+    rig.http.add(status, body);
+    try {
+      rig.pull();
+      ADD_FAILURE();
+    } catch (const NetworkError& e) {
+      const std::string m = e.what();
+      EXPECT_NE(m.find("(page 2)"), std::string::npos) << m;
+      EXPECT_EQ(m.find("s3cr"), std::string::npos) << m;
+      EXPECT_EQ(m.find("html"), std::string::npos) << m;
+      EXPECT_EQ(m.find("tok1"), std::string::npos) << m;
+    }
+  }
+  AdmitadRig timeout;
+  timeout.http.add(200, kToken);
+  timeout.http.add(-1, "");
+  try {
+    timeout.pull();
+    ADD_FAILURE();
+  } catch (const NetworkError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "Admitad could not be reached: 127.0.0.1 did not answer in time");
+  }
+}
+
+std::string promotions(int first_id, int n, int total, bool joined = true) {
+  std::string s = R"({"data": [)";
+  for (int i = 0; i < n; ++i) {
+    if (i) s += ",";
+    s += R"({"promotionId": )" + std::to_string(first_id + i) +
+         R"(, "type": "promotion", "title": "P", "advertiser": {"id": 1, "name": "A", "joined": )" +
+         (joined ? "true" : "false") +
+         R"(}, "urlTracking": "https://www.awin1.com/cread.php?x=1", "regions": {"all": true}})";
+  }
+  return s + R"(], "pagination": {"page": 1, "pageSize": 2, "total": )" + std::to_string(total) +
+         "}}";
+}
+
+TEST(AwinAdapter, PostsJoinedActiveFiltersAndPages) {
+  FakeHttp http;
+  FakeClock clock;
+  AwinAdapter a(http, clock, {"98765", "awin-tok"},
+                {"https://api.awin.test", 0, 2, BackoffPolicy{2, milliseconds(100)}});
+  http.add(200, promotions(1, 2, 3));
+  http.add(200, promotions(3, 1, 3));
+  std::vector<OfferPage> pages;
+  a.pull([&](const OfferPage& p) { pages.push_back(p); });
+  ASSERT_EQ(pages.size(), 2u);
+  EXPECT_EQ(pages[0].pages_total, 2);
+  EXPECT_EQ(pages[1].offers[0].external_id, "3");
+  EXPECT_TRUE(pages[1].offers[0].all_countries);
+  ASSERT_EQ(http.sent.size(), 2u);
+  EXPECT_EQ(http.sent[0].method, "POST");
+  EXPECT_EQ(http.sent[0].url, "https://api.awin.test/publisher/98765/promotions");
+  EXPECT_EQ(header(http.sent[0], "Authorization"), "Bearer awin-tok");
+  EXPECT_EQ(http.sent[0].body,
+            R"({"filters":{"membership":"joined","status":"active","type":"all"},)"
+            R"("pagination":{"page":1,"pageSize":2}})");
+  EXPECT_NE(http.sent[1].body.find(R"("page":2)"), std::string::npos);
+}
+
+TEST(AwinAdapter, NotJoinedNeverImportedEvenIfSent) {
+  FakeHttp http;
+  FakeClock clock;
+  AwinAdapter a(http, clock, {"1", "t"}, {"https://api.awin.test", 0, 2, {}});
+  http.add(200, promotions(1, 2, 2, false));
+  std::size_t offers = 0;
+  a.pull([&](const OfferPage& p) { offers += p.offers.size(); });
+  EXPECT_EQ(offers, 0u);
+}
+
+TEST(AwinAdapter, RefusedTokenAndRateLimit) {
+  FakeHttp http;
+  FakeClock clock;
+  AwinAdapter a(http, clock, {"1", "t"},
+                {"https://api.awin.test", 0, 2, BackoffPolicy{2, milliseconds(100)}});
+  http.add(429, "");
+  http.add(401, R"({"error": "unauthorized"})");
+  try {
+    a.pull([](const OfferPage&) {});
+    ADD_FAILURE();
+  } catch (const NetworkError& e) {
+    EXPECT_STREQ(e.what(), "Awin refused the API token");
+  }
+  EXPECT_EQ(clock.slept, (std::vector<milliseconds>{milliseconds(100)}));
+}
+
+TEST(RateLimiter, SlidingWindowPerMinute) {
+  FakeClock clock;
+  RateLimiter limiter(clock, 20);
+  for (int i = 0; i < 20; ++i) limiter.acquire();
+  EXPECT_TRUE(clock.slept.empty());
+  limiter.acquire();  // the 21st waits for the first to leave the window
+  ASSERT_EQ(clock.slept.size(), 1u);
+  EXPECT_EQ(clock.slept[0], milliseconds(60000));
+  clock.t += std::chrono::seconds(1);
+  limiter.acquire();
+  EXPECT_EQ(clock.slept.size(), 1u);  // the first 20 all left the window together
+}
+
+TEST(Backoff, DoublesAndHonoursRetryAfter) {
+  const BackoffPolicy p{4, milliseconds(2000), milliseconds(60000)};
+  EXPECT_EQ(p.delay(0, std::nullopt), milliseconds(2000));
+  EXPECT_EQ(p.delay(1, std::nullopt), milliseconds(4000));
+  EXPECT_EQ(p.delay(3, std::nullopt), milliseconds(16000));
+  EXPECT_EQ(p.delay(10, std::nullopt), milliseconds(60000));
+  EXPECT_EQ(p.delay(0, 5), milliseconds(5000));
+  EXPECT_EQ(p.delay(0, 3600), milliseconds(60000));
+}
+
+}  // namespace
