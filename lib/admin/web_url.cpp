@@ -2,17 +2,11 @@
 
 #include <cctype>
 
+#include "lib/http/header.h"
+
 namespace placard::admin {
 
 namespace {
-
-bool starts_with_ci(std::string_view s, std::string_view prefix) {
-  if (s.size() < prefix.size()) return false;
-  for (std::size_t i = 0; i < prefix.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(s[i])) != prefix[i]) return false;
-  }
-  return true;
-}
 
 bool acceptable_char(char c) {
   const auto u = static_cast<unsigned char>(c);
@@ -55,9 +49,9 @@ bool is_web_url(std::string_view url) {
     if (!acceptable_char(c)) return false;
   }
   std::string_view rest;
-  if (starts_with_ci(url, "https://")) {
+  if (http::starts_with_ci(url, "https://")) {
     rest = url.substr(8);
-  } else if (starts_with_ci(url, "http://")) {
+  } else if (http::starts_with_ci(url, "http://")) {
     rest = url.substr(7);
   } else {
     return false;

@@ -1,20 +1,11 @@
 #include "lib/network/normalize.h"
 
+#include "lib/http/header.h"
 #include "lib/util/time_format.h"
 
 namespace placard::network {
 
 namespace {
-
-bool starts_with_ci(std::string_view s, std::string_view prefix) {
-  if (s.size() < prefix.size()) return false;
-  for (std::size_t i = 0; i < prefix.size(); ++i) {
-    char c = s[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (c != prefix[i]) return false;
-  }
-  return true;
-}
 
 bool clean(std::string_view s) {
   for (const char c : s) {
@@ -29,9 +20,9 @@ bool clean(std::string_view s) {
 std::optional<std::string> https_image(std::string_view url) {
   if (!clean(url)) return std::nullopt;
   std::string_view rest;
-  if (starts_with_ci(url, "https://")) {
+  if (http::starts_with_ci(url, "https://")) {
     rest = url.substr(8);
-  } else if (starts_with_ci(url, "http://")) {
+  } else if (http::starts_with_ci(url, "http://")) {
     rest = url.substr(7);
   } else if (url.substr(0, 2) == "//") {
     rest = url.substr(2);

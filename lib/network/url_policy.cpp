@@ -2,21 +2,15 @@
 
 #include <cctype>
 
+#include "lib/http/header.h"
+
 namespace placard::network {
 
 namespace {
 
-bool starts_with_ci(std::string_view s, std::string_view prefix) {
-  if (s.size() < prefix.size()) return false;
-  for (std::size_t i = 0; i < prefix.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(s[i])) != prefix[i]) return false;
-  }
-  return true;
-}
-
 std::string_view after_scheme(std::string_view url) {
-  if (starts_with_ci(url, "https://")) return url.substr(8);
-  if (starts_with_ci(url, "http://")) return url.substr(7);
+  if (http::starts_with_ci(url, "https://")) return url.substr(8);
+  if (http::starts_with_ci(url, "http://")) return url.substr(7);
   return {};
 }
 
@@ -76,8 +70,8 @@ bool allowed_url(std::string_view url) {
   }
   const std::string host = url_host(url);
   if (host.empty()) return false;
-  if (starts_with_ci(url, "https://")) return true;
-  return starts_with_ci(url, "http://") && is_loopback_host(host);
+  if (http::starts_with_ci(url, "https://")) return true;
+  return http::starts_with_ci(url, "http://") && is_loopback_host(host);
 }
 
 bool valid_api_base(std::string_view url) {
