@@ -28,6 +28,12 @@ function append(el, children) {
   }
 }
 
+// add(el, ...children): like el.append, but skips null/false and flattens arrays; strings are text.
+export function add(el, ...children) {
+  append(el, children);
+  return el;
+}
+
 export function clear(el) {
   el.replaceChildren();
   return el;

@@ -13,7 +13,7 @@ const args = process.argv.slice(2);
 const opt = (name, def) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : def; };
 const BUILD = opt('--build', process.env.BUILD || 'build');
 const SUMMARY = opt('--summary', null);
-const SHOTS = path.resolve(REPO, opt('--screenshots', path.join(BUILD, 'screenshots')));
+const SHOTS = path.resolve(REPO, opt('--screenshots', 'build/screenshots'));
 const KEEP = args.includes('--keep');
 const ONLY = opt('-k', null);
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
@@ -193,7 +193,7 @@ test('category: create, field error next to the field, delete when empty', async
   await form.getByLabel('Name').fill('Tools');
   await rerender(() => form.getByRole('button', { name: 'Create category' }).click());
   eq((await apiGet('/categories/garden.tools')).status, 200, 'created');
-  assert(await page.getByRole('button', { name: 'Delete garden' }).isDisabled(), 'a category with a child cannot be deleted');
+  assert(await page.getByRole('button', { name: 'Delete garden', exact: true }).isDisabled(), 'a category with a child cannot be deleted');
   await rerender(() => page.getByRole('button', { name: 'Delete garden.tools' }).click());
   eq((await apiGet('/categories/garden.tools')).status, 404, 'deleted');
 });

@@ -1,6 +1,6 @@
 // Accounts: approve registrations, revoke access.
 import { api, query } from '../api.js';
-import { h, note, table, fmtTime } from '../dom.js';
+import { add, h, note, table, fmtTime } from '../dom.js';
 import { Form, select, submit, button, pager, describe } from '../forms.js';
 
 const LIMIT = 50;
@@ -10,7 +10,7 @@ export async function render(view, ctx) {
   const offset = Math.max(0, Number(ctx.params.get('offset')) || 0);
   const form = new Form({ class: 'form inline', label: 'Filter accounts' });
   const st = select([['', 'Any'], ['pending', 'Waiting for approval'], ['approved', 'Approved'], ['revoked', 'Revoked']], status);
-  form.el.append(form.field('status', 'Status', st), h('div', { class: 'actions' }, submit('Show')), form.status);
+  add(form.el, form.field('status', 'Status', st), h('div', { class: 'actions' }, submit('Show')), form.status);
   form.onSubmit(async () => ctx.go('accounts', { status: st.value }));
   const page = await api('GET', '/accounts' + query({ status, limit: LIMIT, offset }));
   const msg = h('p', { class: 'form-status', role: 'status', 'aria-live': 'polite' });
@@ -31,7 +31,7 @@ export async function render(view, ctx) {
     h('td', {}, fmtTime(a.createdAt)), h('td', {}, fmtTime(a.approvedAt)), h('td', {}, fmtTime(a.lastSignInAt)),
     h('td', { class: 'row-actions' }, a.status !== 'approved' ? act(a, 'approve') : null, a.status !== 'revoked' && a.id !== ctx.account.id ? act(a, 'revoke') : null)));
   const done = ctx.params.get('done');
-  view.append(h('h1', {}, 'Accounts'), form.el,
+  add(view, h('h1', {}, 'Accounts'), form.el,
     done ? note('ok', done.startsWith('approve') ? 'Account approved.' : 'Account revoked; its sessions have ended.') : null, msg,
     page.total ? table('Accounts', ['Email', 'Status', 'Registered', 'Approved', 'Last sign-in', 'Actions'], rows) : note('info', 'No account matches.'),
     pager(page, (o) => ctx.go('accounts', { status, offset: o || undefined })));

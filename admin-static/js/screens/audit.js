@@ -1,6 +1,6 @@
 // The audit log: who changed what, with the object before and after side by side.
 import { api, query } from '../api.js';
-import { h, note, table, fmtTime } from '../dom.js';
+import { add, h, note, table, fmtTime } from '../dom.js';
 import { Form, input, submit, button, pager } from '../forms.js';
 
 const LIMIT = 50;
@@ -27,11 +27,11 @@ export async function render(view, ctx) {
     from: input({ type: 'date', value: p.from }),
     to: input({ type: 'date', value: p.to }),
   };
-  form.el.append(form.field('account', 'Account id', fields.account), form.field('resource', 'Resource', fields.resource),
+  add(form.el, form.field('account', 'Account id', fields.account), form.field('resource', 'Resource', fields.resource),
     form.field('action', 'Action', fields.action), form.field('from', 'From (UTC day)', fields.from), form.field('to', 'To (UTC day)', fields.to),
     h('div', { class: 'actions' }, submit('Show')), form.status);
   form.onSubmit(async () => ctx.go('audit', Object.fromEntries(FILTERS.map((k) => [k, fields[k].value.trim()]))));
-  view.append(h('h1', {}, 'Audit log'), form.el);
+  add(view, h('h1', {}, 'Audit log'), form.el);
   let page;
   try {
     page = await api('GET', '/audit' + query({ ...p, limit: LIMIT, offset }));
@@ -49,16 +49,18 @@ export async function render(view, ctx) {
         h('div', { class: 'side-by-side' },
           h('figure', {}, h('figcaption', {}, 'Before'), h('pre', { tabindex: '0' }, pretty(a.before))),
           h('figure', {}, h('figcaption', {}, 'After'), h('pre', { tabindex: '0' }, pretty(a.after))))));
-    const toggle = button('Show', { 'aria-expanded': 'false', 'aria-controls': detailsId, 'aria-label': `Before and after of entry ${a.id}` });
+    const label = (verb) => `${verb} before and after of entry ${a.id}`;
+    const toggle = button('Show', { 'aria-expanded': 'false', 'aria-controls': detailsId, 'aria-label': label('Show') });
     toggle.addEventListener('click', () => {
       const open = detail.hidden;
       detail.hidden = !open;
       toggle.setAttribute('aria-expanded', String(open));
       toggle.textContent = open ? 'Hide' : 'Show';
+      toggle.setAttribute('aria-label', label(open ? 'Hide' : 'Show'));
     });
     rows.push(h('tr', {}, h('td', {}, fmtTime(a.at)), h('td', { class: 'email' }, a.account ? a.account.email : '—'),
       h('td', {}, a.action), h('td', {}, a.resource), h('td', {}, toggle)), detail);
   }
-  view.append(page.total ? table('Audit entries, newest first', ['Time', 'Account', 'Action', 'Resource', 'Before / after'], rows) : note('info', 'No entry matches.'),
+  add(view, page.total ? table('Audit entries, newest first', ['Time', 'Account', 'Action', 'Resource', 'Before / after'], rows) : note('info', 'No entry matches.'),
     pager(page, (o) => ctx.go('audit', { ...p, offset: o || undefined })));
 }

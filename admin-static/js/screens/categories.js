@@ -1,6 +1,6 @@
 // The category tree: own enable flag, what the public API really shows, icon, order, create, delete.
 import { api, all } from '../api.js';
-import { h, note, table } from '../dom.js';
+import { add, h, note, table } from '../dom.js';
 import { Form, input, checkbox, submit, button, describe } from '../forms.js';
 
 export async function render(view, ctx) {
@@ -70,7 +70,7 @@ export async function render(view, ctx) {
     const name = input({ value: c.name, required: true, maxlength: 100 });
     const icon = input({ value: c.icon, maxlength: 64 });
     const order = input({ type: 'number', step: 1, value: String(c.displayOrder) });
-    form.el.append(form.field('name', 'Name', name), form.field('icon', 'Icon', icon, 'An icon name the extension knows, e.g. headphones.'),
+    add(form.el, form.field('name', 'Name', name), form.field('icon', 'Icon', icon, 'An icon name the extension knows, e.g. headphones.'),
       form.field('displayOrder', 'Display order', order), h('div', { class: 'actions' }, submit('Save'), button('Cancel', { onclick: () => { editor.hidden = true; } })), form.status);
     form.onSubmit(async () => {
       await api('PATCH', '/categories/' + encodeURIComponent(c.path), { name: name.value, icon: icon.value, displayOrder: Number(order.value) });
@@ -87,7 +87,7 @@ export async function render(view, ctx) {
   const icon = input({ maxlength: 64 });
   const order = input({ type: 'number', step: 1, value: '0' });
   const enabled = checkbox(true);
-  create.el.append(create.field('path', 'Path', path, 'Dotted, lower case: the parent must exist (e.g. electronics.audio under electronics).'),
+  add(create.el, create.field('path', 'Path', path, 'Dotted, lower case: the parent must exist (e.g. electronics.audio under electronics).'),
     create.field('name', 'Name', name), create.field('icon', 'Icon', icon), create.field('displayOrder', 'Display order', order),
     create.field('enabled', 'Enabled', enabled), h('div', { class: 'actions' }, submit('Create category')), create.status);
   create.onSubmit(async () => {
@@ -96,7 +96,7 @@ export async function render(view, ctx) {
   });
 
   const changed = ctx.params.get('changed') || ctx.params.get('created') || ctx.params.get('deleted');
-  view.append(h('h1', {}, 'Categories'),
+  add(view, h('h1', {}, 'Categories'),
     h('p', { class: 'lead' }, 'Disabling a category hides it and its whole subtree from the public API; a category is shown only when it and every parent are enabled.'),
     changed ? note('ok', `${ctx.params.get('deleted') ? 'Deleted' : 'Saved'}: ${changed}`) : null,
     status,

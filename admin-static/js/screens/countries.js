@@ -1,6 +1,6 @@
 // Countries: searchable, the selected ones first; a change saves the whole selection at once.
 import { api } from '../api.js';
-import { h, note } from '../dom.js';
+import { add, h, note } from '../dom.js';
 import { input, checkbox, describe } from '../forms.js';
 
 export async function render(view, ctx) {
@@ -21,7 +21,7 @@ export async function render(view, ctx) {
       box.addEventListener('change', () => save(c, box));
       return h('li', { class: selected.has(c.code) ? 'selected' : '' }, box, h('label', { for: box.id }, h('span', { class: 'code' }, c.code), ' ', c.name));
     }));
-    if (!shown.length) list.append(h('li', {}, 'No country matches.'));
+    if (!shown.length) add(list, h('li', {}, 'No country matches.'));
   };
   const save = async (c, box) => {
     const next = new Set(selected);
@@ -44,7 +44,7 @@ export async function render(view, ctx) {
     }
   };
   search.addEventListener('input', draw);
-  view.append(h('h1', {}, 'Countries'), count,
+  add(view, h('h1', {}, 'Countries'), count,
     h('div', { class: 'field' }, h('label', { for: search.id }, 'Search by name or code'), search),
     status, selected.size === 0 ? note('info', 'No country is selected: every query answers country_not_selected.') : null, list);
   draw();

@@ -1,6 +1,6 @@
 // Impressions, clicks and CTR over time (uPlot), CTR per placement, top offers, last sync.
 import { api, optional, query, statsUrl } from '../api.js';
-import { h, note, table, fmtInt, fmtPct, fmtTime } from '../dom.js';
+import { add, h, note, table, fmtInt, fmtPct, fmtTime } from '../dom.js';
 import { Form, input, submit } from '../forms.js';
 
 function isoDay(d) {
@@ -16,7 +16,7 @@ export async function render(view, ctx) {
   const form = new Form({ class: 'form inline', label: 'Date range' });
   const fromIn = input({ type: 'date', value: from, required: true });
   const toIn = input({ type: 'date', value: to, required: true });
-  form.el.append(form.field('from', 'From (UTC day)', fromIn), form.field('to', 'To (UTC day)', toIn),
+  add(form.el, form.field('from', 'From (UTC day)', fromIn), form.field('to', 'To (UTC day)', toIn),
     h('div', { class: 'actions' }, submit('Show')), form.status);
   form.onSubmit(async () => ctx.go('dashboard', { from: fromIn.value, to: toIn.value }));
 
@@ -24,7 +24,7 @@ export async function render(view, ctx) {
   const perPlacement = h('section', { class: 'card', 'aria-labelledby': 'pl-h' }, h('h2', { id: 'pl-h' }, 'CTR per placement'));
   const topOffers = h('section', { class: 'card', 'aria-labelledby': 'to-h' }, h('h2', { id: 'to-h' }, 'Top offers'));
   const sync = h('section', { class: 'card', 'aria-labelledby': 'sy-h' }, h('h2', { id: 'sy-h' }, 'Last sync'));
-  view.append(h('h1', {}, 'Dashboard'), form.el, h('div', { class: 'grid' }, chartBox, perPlacement, topOffers, sync));
+  add(view, h('h1', {}, 'Dashboard'), form.el, h('div', { class: 'grid' }, chartBox, perPlacement, topOffers, sync));
 
   const range = { from, to };
   let days;
@@ -33,9 +33,9 @@ export async function render(view, ctx) {
   } catch (e) {
     if (e.status === 404 && e.code !== 'invalid_field') {
       const na = 'Statistics are not available on this server.';
-      chartBox.append(note('info', na));
-      perPlacement.append(note('info', na));
-      topOffers.append(note('info', na));
+      add(chartBox, note('info', na));
+      add(perPlacement, note('info', na));
+      add(topOffers, note('info', na));
       days = null;
     } else {
       form.showError(e);
@@ -53,7 +53,7 @@ export async function render(view, ctx) {
 
 async function renderChart(box, stats, range) {
   const t = stats.totals || {};
-  box.append(h('dl', { class: 'totals' },
+  add(box, h('dl', { class: 'totals' },
     h('div', {}, h('dt', {}, 'Impressions'), h('dd', { 'data-total': 'impressions' }, fmtInt(t.impressions))),
     h('div', {}, h('dt', {}, 'Clicks'), h('dd', { 'data-total': 'clicks' }, fmtInt(t.clicks))),
     h('div', {}, h('dt', {}, 'Click-through rate'), h('dd', { 'data-total': 'ctr' }, fmtPct(t.ctr)))));
@@ -70,7 +70,7 @@ async function renderChart(box, stats, range) {
   const csv = h('a', { href: statsUrl({ ...range, groupBy: 'day', format: 'csv' }), download: `placard-stats-${range.from}-${range.to}.csv` }, 'Download as CSV');
   const dayTable = h('details', {}, h('summary', {}, 'The same numbers as a table'),
     table('Per day', ['Day', 'Impressions', 'Clicks', 'CTR'], rows.map((r) => h('tr', {}, h('td', {}, r.key), h('td', { class: 'num' }, fmtInt(r.impressions)), h('td', { class: 'num' }, fmtInt(r.clicks)), h('td', { class: 'num' }, fmtPct(r.ctr))))));
-  box.append(chart, h('p', {}, csv), dayTable);
+  add(box, chart, h('p', {}, csv), dayTable);
   try {
     const { default: uPlot } = await import('../../vendor/uPlot.esm.js');
     const width = () => Math.max(280, chart.clientWidth || 600);
@@ -95,23 +95,23 @@ async function renderChart(box, stats, range) {
     };
     window.addEventListener('resize', onResize);
   } catch (e) {
-    chart.append(note('error', 'The chart library is missing on this server (run make to install it); the numbers are in the table below.'));
+    add(chart, note('error', 'The chart library is missing on this server (run make to install it); the numbers are in the table below.'));
   }
 }
 
 async function renderPlacements(box, range) {
   const s = await api('GET', '/stats' + query({ ...range, groupBy: 'placement' }));
-  if (!s.rows.length) { box.append(note('info', 'No impressions in this range.')); return; }
-  box.append(table('CTR per placement', ['Placement', 'Impressions', 'Clicks', 'CTR'],
+  if (!s.rows.length) { add(box, note('info', 'No impressions in this range.')); return; }
+  add(box, table('CTR per placement', ['Placement', 'Impressions', 'Clicks', 'CTR'],
     s.rows.map((r) => h('tr', {}, h('td', {}, r.key), h('td', { class: 'num' }, fmtInt(r.impressions)), h('td', { class: 'num' }, fmtInt(r.clicks)), h('td', { class: 'num' }, fmtPct(r.ctr))))));
 }
 
 async function renderTopOffers(box, range) {
   const s = await api('GET', '/stats' + query({ ...range, groupBy: 'offer' }));
   const rows = s.rows.slice(0, 10);
-  if (!rows.length) { box.append(note('info', 'No impressions in this range.')); return; }
+  if (!rows.length) { add(box, note('info', 'No impressions in this range.')); return; }
   const titles = await Promise.all(rows.map((r) => api('GET', '/offers/' + encodeURIComponent(r.key)).then((o) => o.title, () => null)));
-  box.append(table('Top offers by impressions', ['Offer', 'Impressions', 'Clicks', 'CTR'],
+  add(box, table('Top offers by impressions', ['Offer', 'Impressions', 'Clicks', 'CTR'],
     rows.map((r, i) => h('tr', {},
       h('td', {}, h('a', { href: '#/offer' + query({ id: r.key }) }, titles[i] ?? `Offer ${r.key}`)),
       h('td', { class: 'num' }, fmtInt(r.impressions)), h('td', { class: 'num' }, fmtInt(r.clicks)), h('td', { class: 'num' }, fmtPct(r.ctr))))));
@@ -119,7 +119,7 @@ async function renderTopOffers(box, range) {
 
 async function renderSync(box) {
   const n = await optional('/network');
-  if (!n) { box.append(note('info', 'Network import is not available on this server.')); return; }
+  if (!n) { add(box, note('info', 'Network import is not available on this server.')); return; }
   const items = n.networks.map((x) => {
     const r = x.lastSync;
     const state = r
@@ -127,5 +127,5 @@ async function renderSync(box) {
       : (x.credentialsSet ? 'never synced' : 'no credentials set');
     return h('li', {}, h('strong', {}, x.network === 'admitad' ? 'Admitad' : x.network === 'awin' ? 'Awin' : x.network), ': ', state);
   });
-  box.append(h('ul', { class: 'plain' }, items), h('p', {}, h('a', { href: '#/network' }, 'Network settings')));
+  add(box, h('ul', { class: 'plain' }, items), h('p', {}, h('a', { href: '#/network' }, 'Network settings')));
 }

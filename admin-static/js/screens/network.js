@@ -1,6 +1,6 @@
 // Affiliate networks: credentials (never shown back), the category mapping, sync when built.
 import { api, all, optional, query } from '../api.js';
-import { h, note, table, fmtTime } from '../dom.js';
+import { add, h, note, table, fmtTime } from '../dom.js';
 import { Form, input, select, submit, button, pager, describe } from '../forms.js';
 
 const NAMES = { admitad: 'Admitad', awin: 'Awin' };
@@ -11,42 +11,42 @@ const CRED_FIELDS = {
 const MAP_LIMIT = 50;
 
 export async function render(view, ctx) {
-  view.append(h('h1', {}, 'Network'));
+  add(view, h('h1', {}, 'Network'));
   const net = await optional('/network');
   if (!net) {
-    view.append(note('info', 'Network import is not available on this server.'));
+    add(view, note('info', 'Network import is not available on this server.'));
     return;
   }
   const syncs = await optional('/network/syncs' + query({ limit: 10 }));
   const cards = h('div', { class: 'grid two' });
-  for (const n of net.networks) cards.append(networkCard(n, ctx, syncs !== null));
-  view.append(cards);
+  for (const n of net.networks) add(cards, networkCard(n, ctx, syncs !== null));
+  add(view, cards);
 
   const history = h('section', { class: 'card wide', 'aria-labelledby': 'sh-h' }, h('h2', { id: 'sh-h' }, 'Sync history'));
-  if (syncs === null) history.append(note('info', 'Syncing from the admin page is not available on this server yet (placardctl sync is the way until then).'));
-  else if (!syncs.items.length) history.append(note('info', 'No sync has run yet.'));
-  else history.append(table('Sync runs, newest first', ['Network', 'Status', 'Started', 'Finished', 'Pages', 'Created', 'Updated', 'Disabled', 'Skipped', 'Error'],
+  if (syncs === null) add(history, note('info', 'Syncing from the admin page is not available on this server yet (placardctl sync is the way until then).'));
+  else if (!syncs.items.length) add(history, note('info', 'No sync has run yet.'));
+  else add(history, table('Sync runs, newest first', ['Network', 'Status', 'Started', 'Finished', 'Pages', 'Created', 'Updated', 'Disabled', 'Skipped', 'Error'],
     syncs.items.map((r) => h('tr', {}, h('td', {}, NAMES[r.network] || r.network), h('td', {}, r.status), h('td', {}, fmtTime(r.startedAt)), h('td', {}, fmtTime(r.finishedAt)),
       h('td', {}, `${r.pagesDone ?? 0} / ${r.pagesTotal ?? '?'}`), h('td', { class: 'num' }, String(r.created ?? 0)), h('td', { class: 'num' }, String(r.updated ?? 0)),
       h('td', { class: 'num' }, String(r.disabled ?? 0)), h('td', { class: 'num' }, String(r.skipped ?? 0)), h('td', {}, r.error || '—')))));
-  view.append(history, await mappingSection(ctx));
+  add(view, history, await mappingSection(ctx));
 }
 
 function networkCard(n, ctx, canSync) {
   const name = NAMES[n.network] || n.network;
   const card = h('section', { class: 'card', 'aria-labelledby': 'nw-' + n.network }, h('h2', { id: 'nw-' + n.network }, name));
-  card.append(h('p', { class: 'cred-state', dataset: { network: n.network } },
+  add(card, h('p', { class: 'cred-state', dataset: { network: n.network } },
     n.credentialsSet ? `Credentials set on ${fmtTime(n.credentialsUpdatedAt)}.` : 'No credentials set.'));
   const r = n.lastSync;
-  card.append(h('p', {}, 'Last sync: ', r ? `${r.status}, ${fmtTime(r.startedAt)}${r.error ? ' — ' + r.error : ''}` : 'never'));
+  add(card, h('p', {}, 'Last sync: ', r ? `${r.status}, ${fmtTime(r.startedAt)}${r.error ? ' — ' + r.error : ''}` : 'never'));
 
   const form = new Form({ label: `${name} credentials` });
   const inputs = {};
   for (const [k, label, type] of CRED_FIELDS[n.network] || []) {
     inputs[k] = input({ type, autocomplete: 'off', required: true, spellcheck: 'false' });
-    form.el.append(form.field(k, label, inputs[k]));
+    add(form.el, form.field(k, label, inputs[k]));
   }
-  form.el.append(h('p', { class: 'hint' }, n.credentialsSet ? 'Stored values are never shown. Saving replaces all of them.' : 'Stored encrypted; never shown again.'),
+  add(form.el, h('p', { class: 'hint' }, n.credentialsSet ? 'Stored values are never shown. Saving replaces all of them.' : 'Stored encrypted; never shown again.'),
     h('div', { class: 'actions' }, submit(n.credentialsSet ? 'Replace credentials' : 'Save credentials'),
       n.credentialsSet ? button('Remove credentials', { class: 'danger', onclick: async () => {
         if (!window.confirm(`Remove the ${name} credentials?`)) return;
@@ -58,8 +58,8 @@ function networkCard(n, ctx, canSync) {
     for (const el of Object.values(inputs)) el.value = '';
     ctx.go('network', { saved: n.network });
   });
-  card.append(form.el);
-  if (canSync) card.append(syncControl(n, name));
+  add(card, form.el);
+  if (canSync) add(card, syncControl(n, name));
   return card;
 }
 
@@ -96,17 +96,17 @@ async function mappingSection(ctx) {
   const offset = Math.max(0, Number(ctx.params.get('mapOffset')) || 0);
   const pick = new Form({ class: 'form inline', label: 'Network of the mapping' });
   const sel = select(Object.entries(NAMES), network);
-  pick.el.append(pick.field('network', 'Network', sel), h('div', { class: 'actions' }, submit('Show')));
+  add(pick.el, pick.field('network', 'Network', sel), h('div', { class: 'actions' }, submit('Show')));
   pick.onSubmit(async () => ctx.go('network', { map: sel.value }));
-  sec.append(h('p', { class: 'lead' }, 'Offers in a network category without a mapping are imported but not served.'), pick.el);
+  add(sec, h('p', { class: 'lead' }, 'Offers in a network category without a mapping are imported but not served.'), pick.el);
   let page;
   try {
     page = await api('GET', '/network/category-map' + query({ network, limit: MAP_LIMIT, offset }));
   } catch (e) {
-    if (e.status === 404) { sec.append(note('info', 'The category mapping is not available on this server.')); return sec; }
+    if (e.status === 404) { add(sec, note('info', 'The category mapping is not available on this server.')); return sec; }
     throw e;
   }
-  if (!page.items.length && offset === 0) { sec.append(note('info', 'No categories seen yet: a sync adds the network\'s categories here.')); return sec; }
+  if (!page.items.length && offset === 0) { add(sec, note('info', 'No categories seen yet: a sync adds the network\'s categories here.')); return sec; }
   const cats = await all('/categories');
   const options = [['', '(not mapped)'], ...cats.map((c) => [c.path, `${c.path} — ${c.name}`])];
   const rows = page.items.map((m) => {
@@ -120,7 +120,7 @@ async function mappingSection(ctx) {
     });
     return h('tr', {}, h('td', {}, m.name || '—'), h('td', {}, m.externalCategoryId), h('td', {}, s, ' ', st));
   });
-  sec.append(table(`${NAMES[network]} categories`, ['Network category', 'Id', 'Placard category'], rows),
+  add(sec, table(`${NAMES[network]} categories`, ['Network category', 'Id', 'Placard category'], rows),
     pager(page, (o) => ctx.go('network', { map: network, mapOffset: o || undefined })));
   return sec;
 }

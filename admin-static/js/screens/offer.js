@@ -1,6 +1,6 @@
 // One offer: what the network or creator gave (read only) and what an administrator may change.
 import { api, all } from '../api.js';
-import { h, note, fmtTime } from '../dom.js';
+import { add, h, note, fmtTime } from '../dom.js';
 import { Form, input, select, checkbox, submit, toLocalInput, fromLocalInput } from '../forms.js';
 
 export function parseCountries(text) {
@@ -12,10 +12,10 @@ export async function render(view, ctx) {
   const back = ctx.params.get('back');
   const backLink = h('a', { href: back && back.startsWith('#/offers') ? back : '#/offers' }, 'Back to the offers');
   const [offer, categories] = await Promise.all([api('GET', '/offers/' + encodeURIComponent(id)), all('/categories')]);
-  view.append(h('p', {}, backLink), h('h1', {}, offer.title));
+  add(view, h('p', {}, backLink), h('h1', {}, offer.title));
 
   const facts = h('dl', { class: 'facts' });
-  const fact = (k, v) => facts.append(h('div', {}, h('dt', {}, k), h('dd', {}, v === null || v === undefined || v === '' ? '—' : String(v))));
+  const fact = (k, v) => add(facts, h('div', {}, h('dt', {}, k), h('dd', {}, v === null || v === undefined || v === '' ? '—' : String(v))));
   fact('Id', offer.id);
   fact('Network', offer.network + (offer.externalId ? ` (external id ${offer.externalId})` : ''));
   fact('Merchant', offer.merchant);
@@ -41,7 +41,7 @@ export async function render(view, ctx) {
   const until = input({ type: 'datetime-local', step: 1, value: toLocalInput(offer.validUntil) });
   const cat = select(categories.map((c) => [c.path, `${c.path} — ${c.name}`]), offer.category);
   const countries = input({ value: offer.countries.join(' ') });
-  form.el.append(
+  add(form.el, 
     form.field('enabled', 'Enabled', enabled),
     form.field('priority', 'Priority', priority, 'From -1000 to 1000; higher is shown first.'),
     form.field('validFrom', 'Valid from (UTC)', from, 'Empty: no start.'),
@@ -64,7 +64,7 @@ export async function render(view, ctx) {
     Object.assign(offer, after);
     form.say('ok', `Saved at ${fmtTime(after.updatedAt)}.`);
   });
-  view.append(h('div', { class: 'grid two' },
+  add(view, h('div', { class: 'grid two' },
     h('section', { class: 'card', 'aria-labelledby': 'of-h' }, h('h2', { id: 'of-h' }, 'Offer'), facts),
     h('section', { class: 'card', 'aria-labelledby': 'ed-h' }, h('h2', { id: 'ed-h' }, 'What you can change'), overrides, form.el)));
 }

@@ -1,6 +1,6 @@
 // Create a manual offer (with a tracking URL) or a demonstration offer (without one).
 import { api, all } from '../api.js';
-import { h } from '../dom.js';
+import { add, h } from '../dom.js';
 import { Form, input, select, checkbox, submit, fromLocalInput } from '../forms.js';
 import { parseCountries } from './offer.js';
 
@@ -24,7 +24,7 @@ export async function render(view, ctx) {
   const syncKind = () => { trackingField.hidden = kind.value === 'demo'; };
   kind.addEventListener('change', syncKind);
   syncKind();
-  form.el.append(
+  add(form.el, 
     form.field('isDemo', 'Kind', kind), form.field('title', 'Title', title), form.field('merchant', 'Merchant', merchant),
     form.field('description', 'Description', description), form.field('imageUrl', 'Image URL', imageUrl),
     form.field('couponCode', 'Coupon code', coupon), form.field('category', 'Category', cat),
@@ -45,5 +45,5 @@ export async function render(view, ctx) {
     const created = await api('POST', '/offers', body);
     ctx.go('offer', { id: created.id, created: '1' });
   });
-  view.append(h('p', {}, h('a', { href: '#/offers' }, 'Back to the offers')), h('h1', {}, 'New offer'), h('section', { class: 'card narrow' }, form.el));
+  add(view, h('p', {}, h('a', { href: '#/offers' }, 'Back to the offers')), h('h1', {}, 'New offer'), h('section', { class: 'card narrow' }, form.el));
 }

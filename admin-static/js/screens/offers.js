@@ -1,6 +1,6 @@
 // Offers: search, filters, pagination, quick enable/disable; edit and create on their own screens.
 import { api, all, query } from '../api.js';
-import { h, note, table, fmtDate } from '../dom.js';
+import { add, h, note, table, fmtDate } from '../dom.js';
 import { Form, input, select, checkbox, submit, pager, describe } from '../forms.js';
 
 const LIMIT = 25;
@@ -20,13 +20,13 @@ export async function render(view, ctx) {
   const enabled = select(YESNO, p.enabled);
   const demo = select(YESNO, p.isDemo);
   const served = select(YESNO, p.served);
-  form.el.append(
+  add(form.el, 
     form.field('q', 'Title or merchant', q), form.field('category', 'Category', cat), form.field('country', 'Country', country),
     form.field('network', 'Network', network), form.field('enabled', 'Enabled', enabled), form.field('isDemo', 'Demonstration', demo),
     form.field('served', 'Served now', served), h('div', { class: 'actions' }, submit('Search')), form.status);
   form.onSubmit(async () => ctx.go('offers', { q: q.value.trim(), category: cat.value, country: country.value.toUpperCase(), network: network.value, enabled: enabled.value, isDemo: demo.value, served: served.value }));
 
-  view.append(h('div', { class: 'title-row' }, h('h1', {}, 'Offers'), h('a', { class: 'button', href: '#/offer-new' }, 'New offer')), form.el);
+  add(view, h('div', { class: 'title-row' }, h('h1', {}, 'Offers'), h('a', { class: 'button', href: '#/offer-new' }, 'New offer')), form.el);
   let page;
   try {
     page = await api('GET', '/offers' + query({ ...p, limit: LIMIT, offset }));
@@ -61,7 +61,7 @@ export async function render(view, ctx) {
       h('td', {}, o.countries.length > 6 ? `${o.countries.slice(0, 6).join(' ')} +${o.countries.length - 6}` : o.countries.join(' ') || '—'),
       h('td', {}, toggle, status));
   });
-  view.append(
+  add(view, 
     page.total === 0 ? note('info', 'No offer matches.') : table('Offers', ['Id', 'Title', 'Category', 'Network', 'Priority', 'Valid', 'Countries', 'Enabled'], rows),
     pager(page, (o) => ctx.go('offers', { ...p, offset: o || undefined })));
 }

@@ -1,6 +1,6 @@
 // Placements: where the extension shows offers, and how many at most.
 import { api, query } from '../api.js';
-import { h, note, table } from '../dom.js';
+import { add, h, note, table } from '../dom.js';
 import { Form, input, checkbox, submit, button, pager, describe } from '../forms.js';
 
 const LIMIT = 50;
@@ -28,14 +28,14 @@ export async function render(view, ctx) {
   const name = input({ required: true, pattern: '[a-z0-9][a-z0-9_-]{0,63}' });
   const max = input({ type: 'number', min: 1, max: 20, step: 1, value: '6' });
   const en = checkbox(true);
-  form.el.append(form.field('name', 'Name', name, 'Lower case letters, digits, - and _; e.g. popup-main.'), form.field('maxOffers', 'Most offers per query', max),
+  add(form.el, form.field('name', 'Name', name, 'Lower case letters, digits, - and _; e.g. popup-main.'), form.field('maxOffers', 'Most offers per query', max),
     form.field('enabled', 'Enabled', en), h('div', { class: 'actions' }, submit('Create placement')), form.status);
   form.onSubmit(async () => {
     await api('POST', '/placements', { name: name.value.trim(), maxOffers: Number(max.value), enabled: en.checked });
     ctx.go('placements', { created: name.value.trim() });
   });
   const done = ctx.params.get('created') || ctx.params.get('deleted');
-  view.append(h('h1', {}, 'Placements'),
+  add(view, h('h1', {}, 'Placements'),
     done ? note('ok', `${ctx.params.get('deleted') ? 'Deleted' : 'Created'}: ${done}`) : null,
     page.total ? table('Placements', ['Name', 'Most offers', 'Enabled', 'Actions'], rows) : note('info', 'No placements yet.'),
     pager(page, (o) => ctx.go('placements', { offset: o || undefined })),

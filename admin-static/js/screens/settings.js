@@ -1,6 +1,6 @@
 // Settings: only the fields changed are sent.
 import { api } from '../api.js';
-import { h, note } from '../dom.js';
+import { add, h, note } from '../dom.js';
 import { Form, input, checkbox, submit } from '../forms.js';
 
 const NUMBERS = [
@@ -19,7 +19,7 @@ export async function render(view) {
   const origins = h('textarea', { rows: 4 });
   origins.value = (s.allowedClientOrigins || []).join('\n');
   const nums = Object.fromEntries(NUMBERS.map(([k]) => [k, input({ type: 'number', step: 1, value: String(s[k] ?? '') })]));
-  form.el.append(
+  add(form.el, 
     form.field('available', 'Service available (queries answered)', available),
     form.field('minExtensionVersion', 'Lowest extension version served', minVersion, 'major.minor.patch, e.g. 1.4.0.'),
     form.field('allowedClientOrigins', 'Allowed client origins', origins, 'One per line, scheme://host[:port], e.g. chrome-extension://<id>. Empty: no CORS header.'),
@@ -47,7 +47,7 @@ export async function render(view) {
     minVersion.value = s.minExtensionVersion;
     form.say('ok', 'Settings saved.');
   });
-  view.append(h('h1', {}, 'Settings'),
+  add(view, h('h1', {}, 'Settings'),
     h('p', { class: 'lead' }, 'Public origin (a server setting, not editable here): ', h('code', {}, s.publicOrigin ?? 'not set (the request\'s own origin is used)')),
     s.available ? null : note('error', 'The service is switched off: queries answer 503.'),
     h('section', { class: 'card narrow' }, form.el));

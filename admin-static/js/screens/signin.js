@@ -1,5 +1,5 @@
 import { api } from '../api.js';
-import { h, note } from '../dom.js';
+import { add, h, note } from '../dom.js';
 import { Form, input, submit } from '../forms.js';
 
 export async function render(view, ctx) {
@@ -7,7 +7,7 @@ export async function render(view, ctx) {
   const form = new Form({ label: 'Sign in' });
   const email = input({ type: 'email', autocomplete: 'username', required: true });
   const password = input({ type: 'password', autocomplete: 'current-password', required: true });
-  form.el.append(
+  add(form.el, 
     form.field('email', 'Email', email),
     form.field('password', 'Password', password),
     h('div', { class: 'actions' }, submit('Sign in')),
@@ -26,7 +26,7 @@ export async function render(view, ctx) {
       } else throw e;
     }
   });
-  view.append(
+  add(view, 
     h('h1', {}, 'Sign in'),
     ctx.params.get('signedOut') ? note('ok', 'You are signed out.') : null,
     next ? note('info', 'Sign in to continue where you were.') : null,
