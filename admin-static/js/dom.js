@@ -65,8 +65,13 @@ export function note(kind, text) {
 }
 
 export function table(caption, headers, rows, options = {}) {
+  // Each cell knows its column's name: narrow screens show rows as stacked cards (admin.css).
+  for (const tr of rows) {
+    if (tr.children.length !== headers.length) continue;
+    [...tr.children].forEach((td, i) => { td.dataset.label = headers[i]; });
+  }
   return h('div', { class: 'table-wrap', tabindex: options.scrollable === false ? undefined : '0', role: 'region', 'aria-label': caption },
-    h('table', { class: options.class || '' },
+    h('table', { class: options.class || 'stack' },
       h('caption', { class: options.showCaption ? '' : 'sr-only' }, caption),
       h('thead', {}, h('tr', {}, headers.map((t) => h('th', { scope: 'col' }, t)))),
       h('tbody', {}, rows)));

@@ -27,7 +27,8 @@ export const OFFERS = [
 export function fixtureSql() {
   const s = [
     'UPDATE countries SET selected = 0',
-    "UPDATE countries SET selected = 1 WHERE code IN ('DE', 'FR')",
+    // Present after migration 0004 already; inserted here for a database without it.
+    "INSERT INTO countries (code, name, selected) VALUES ('AT', 'Austria', 0), ('DE', 'Germany', 1), ('FR', 'France', 1) ON DUPLICATE KEY UPDATE selected = VALUES(selected)",
     `INSERT INTO placements (id, name, max_offers, enabled) VALUES (1, ${sqlStr(PLACEMENT)}, 6, 1), (2, 'sidebar', 3, 1)`,
   ];
   for (const [id, p, parent, name, icon, order, en] of CATEGORIES) {

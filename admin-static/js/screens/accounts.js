@@ -29,7 +29,7 @@ export async function render(view, ctx) {
     h('td', { class: 'email' }, a.email, a.id === ctx.account.id ? h('span', { class: 'tag' }, 'you') : null),
     h('td', {}, h('span', { class: 'state ' + a.status }, a.status === 'pending' ? 'waiting for approval' : a.status)),
     h('td', {}, fmtTime(a.createdAt)), h('td', {}, fmtTime(a.approvedAt)), h('td', {}, fmtTime(a.lastSignInAt)),
-    h('td', { class: 'row-actions' }, a.status !== 'approved' ? act(a, 'approve') : null, a.status !== 'revoked' && a.id !== ctx.account.id ? act(a, 'revoke') : null)));
+    h('td', {}, h('div', { class: 'row-actions' }, a.status !== 'approved' ? act(a, 'approve') : null, a.status !== 'revoked' && a.id !== ctx.account.id ? act(a, 'revoke') : null))));
   const done = ctx.params.get('done');
   add(view, h('h1', {}, 'Accounts'), form.el,
     done ? note('ok', done.startsWith('approve') ? 'Account approved.' : 'Account revoked; its sessions have ended.') : null, msg,

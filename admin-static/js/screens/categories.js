@@ -58,7 +58,7 @@ export async function render(view, ctx) {
       h('td', { class: 'num' }, String(c.displayOrder)),
       h('td', {}, toggle, ' ', shown),
       h('td', { class: 'num' }, String(c.offerCount)),
-      h('td', { class: 'row-actions' }, edit, del));
+      h('td', {}, h('div', { class: 'row-actions' }, edit, del)));
   };
   walk('', 0);
   // Orphans (a parent outside the list) would be a database problem; show them rather than hide.

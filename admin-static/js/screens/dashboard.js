@@ -77,6 +77,7 @@ async function renderChart(box, stats, range) {
     const plot = new uPlot({
       width: width(), height: 260,
       title: '',
+      tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
       scales: { x: { time: true }, ctr: { auto: true } },
       series: [
         { label: 'Day' },
@@ -84,7 +85,8 @@ async function renderChart(box, stats, range) {
         { label: 'Clicks', stroke: '#b5470b', width: 2, value: (u, v) => (v == null ? '—' : fmtInt(v)) },
         { label: 'CTR %', stroke: '#2c7a3f', width: 2, dash: [6, 4], scale: 'ctr', value: (u, v) => (v == null ? '—' : v.toFixed(2) + ' %') },
       ],
-      axes: [{}, { label: 'Count' }, { scale: 'ctr', side: 1, label: 'CTR %', grid: { show: false } }],
+      axes: [{ space: 70, incrs: [86400, 2 * 86400, 7 * 86400, 14 * 86400, 28 * 86400, 91 * 86400], values: (u, splits) => splits.map((t) => new Date(t * 1000).toISOString().slice(5, 10)) },
+        { label: 'Count' }, { scale: 'ctr', side: 1, label: 'CTR %', grid: { show: false } }],
     }, [xs, imp, clk, ctr], chart);
     chart.setAttribute('aria-label', `Chart of ${rows.length} days: ${fmtInt(stats.totals.impressions)} impressions, ${fmtInt(stats.totals.clicks)} clicks`);
     chart.setAttribute('role', 'img');

@@ -57,7 +57,7 @@ export async function render(view, ctx) {
       h('td', {}, o.category),
       h('td', {}, o.network, o.overrides.length ? h('div', { class: 'sub' }, 'overrides: ' + o.overrides.join(', ')) : null),
       h('td', { class: 'num' }, String(o.priority)),
-      h('td', {}, `${fmtDate(o.validFrom)} → ${fmtDate(o.validUntil)}`),
+      h('td', {}, o.validFrom || o.validUntil ? `${fmtDate(o.validFrom)} → ${fmtDate(o.validUntil)}` : 'always'),
       h('td', {}, o.countries.length > 6 ? `${o.countries.slice(0, 6).join(' ')} +${o.countries.length - 6}` : o.countries.join(' ') || '—'),
       h('td', {}, toggle, status));
   });

@@ -22,7 +22,7 @@ export async function render(view, ctx) {
       if (!window.confirm(`Delete the placement ${p.name}? Queries naming it will be refused.`)) return;
       try { await api('DELETE', '/placements/' + encodeURIComponent(p.name)); ctx.go('placements', { deleted: p.name }); } catch (e) { status.textContent = describe(e); }
     } });
-    return h('tr', {}, h('td', {}, p.name), h('td', {}, max), h('td', {}, en), h('td', { class: 'row-actions' }, save, del, status));
+    return h('tr', {}, h('td', {}, p.name), h('td', {}, max), h('td', {}, en), h('td', {}, h('div', { class: 'row-actions' }, save, del, status)));
   });
   const form = new Form({ label: 'New placement' });
   const name = input({ required: true, pattern: '[a-z0-9][a-z0-9_-]{0,63}' });
