@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Browser tests of the admin page: headless Debian Chromium (playwright-core) against the real
 // stack behind lighttpd. Usage: node tests/browser/run.mjs [--build build] [--summary FILE]
-//   [--screenshots DIR] [--keep]. Prints each test, then "N passed, M failed, K skipped";
+//   [--screenshots DIR] [--keep] [-k WORD[,WORD...]] (only the tests whose names hold one). Prints each test, then "N passed, M failed, K skipped";
 // writes {"passed", "failed", "skipped", "tests": [...]} to --summary; exit 1 when M > 0.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -514,7 +514,7 @@ async function main() {
     setupError = e;
   }
   for (const t of tests) {
-    if (ONLY && !t.name.includes(ONLY) && t.name !== 'sign in') continue;
+    if (ONLY && !ONLY.split(',').some((k) => t.name.includes(k)) && t.name !== 'sign in') continue;
     const started = Date.now();
     let status = 'passed';
     let detail = '';
