@@ -54,13 +54,21 @@ const foreign = []; // requests for anything but the stack's origin (aborted)
 const xRequests = []; // requests whose path ends in /x (the probe's image)
 const cspErrors = [];
 const pageErrors = [];
+const offPath = []; // page requests outside /admin/ (static files and /admin/api/v1)
+const unmarkedWrites = []; // writes without X-Service-Mark: admin
 
 async function newPage(viewport = { width: 1280, height: 800 }) {
   context = await browser.newContext({ viewport, baseURL: stack.base });
   await context.route('**/*', (route) => {
     const url = route.request().url();
     if (/\/x(\?|$)/.test(new URL(url, stack.base).pathname)) xRequests.push(url);
-    if (url.startsWith(stack.base + '/')) return route.continue();
+    if (url.startsWith(stack.base + '/')) {
+      const req = route.request();
+      const p = new URL(url).pathname;
+      if (!p.startsWith('/admin/')) offPath.push(url);
+      if (req.method() !== 'GET' && req.method() !== 'HEAD' && req.headers()['x-service-mark'] !== 'admin') unmarkedWrites.push(`${req.method()} ${p}`);
+      return route.continue();
+    }
     foreign.push(url);
     return route.abort();
   });
@@ -417,7 +425,9 @@ test('injection probe: markup in an offer title and an account email is shown as
   eq(xRequests, [], 'no request for x');
 });
 
-test('no CSP violation, no script error, nothing loaded from another origin', async () => {
+test('no CSP violation, no script error, only /admin/api/v1 called, writes marked, nothing from another origin', async () => {
+  eq(offPath, [], 'the page asked for nothing outside /admin/ (its files and /admin/api/v1)');
+  eq(unmarkedWrites, [], 'every write carried X-Service-Mark: admin');
   eq(cspErrors, [], 'CSP violations');
   eq(pageErrors, [], 'page errors');
   eq(foreign, [], 'requests to other origins');
