@@ -24,6 +24,8 @@ LIBS     := -lfcgi -lmysqlcppconn -lssl -lcrypto -lcurl -lz
 
 LIB_SRCS  := $(shell find lib -name '*.cpp' | sort)
 LIB_OBJS  := $(LIB_SRCS:%.cpp=$(BUILD)/obj/%.o)
+CTL_SRCS  := $(shell find placardctl -name '*.cpp' | sort)
+CTL_OBJS  := $(CTL_SRCS:%.cpp=$(BUILD)/obj/%.o)
 UNIT_SRCS := $(shell find tests/unit -name '*.cpp' | sort)
 UNIT_OBJS := $(UNIT_SRCS:%.cpp=$(BUILD)/obj/%.o)
 DEPS_OK   := $(BUILD)/.deps-ok
@@ -55,7 +57,7 @@ $(BUILD)/libplacard.a: $(LIB_OBJS)
 $(BUILD)/placard.fcgi: $(BUILD)/obj/fcgi-app/placard_main.o $(BUILD)/obj/fcgi-app/worker_pool.o $(BUILD)/libplacard.a
 	$(CXX) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-$(BUILD)/placardctl: $(BUILD)/obj/fcgi-app/placardctl_main.o $(BUILD)/libplacard.a
+$(BUILD)/placardctl: $(CTL_OBJS) $(BUILD)/libplacard.a
 	$(CXX) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/unit_tests: $(UNIT_OBJS) $(BUILD)/libplacard.a
@@ -92,7 +94,7 @@ lint:
 	@bash scripts/lint.sh
 
 format:
-	clang-format -i $$(find lib fcgi-app tests/unit bench/micro -name '*.cpp' -o -name '*.h')
+	clang-format -i $$(find lib fcgi-app placardctl tests/unit bench/micro -name '*.cpp' -o -name '*.h')
 
 clean:
 	rm -rf build

@@ -18,6 +18,7 @@ import html
 import json
 import os
 import sys
+import datetime
 
 MIB = 1024 * 1024
 
@@ -37,6 +38,7 @@ SIZE_INDEPENDENCE = 0.9     # query at the big catalog >= 0.9 x query at the sma
 REBUILD_MS = 1000           # snapshot rebuild of 100,000 offers
 RSS_LIMIT_KB = 64 * 1024    # worker VmRSS at 100,000 offers
 BASELINES = ("static", "echo", "echo-end")
+STATS_P99_MS = 100          # GET /admin/api/v1/stats, 366 days, 100,000 offers (issue 12)
 
 
 def read_meta(path):
@@ -163,7 +165,37 @@ def analyse(steps, meta):
     checks.append(("requests without an answer (connect/write errors, 5 s timeouts), all steps",
                    fmt_int(lost) + ("; besides, %s connections closed by the server between answers (wrk "
                                     "read errors)" % fmt_int(reads) if reads else ""), "0", lost == 0))
+    stats = stats_of(meta)
+    for group, g in sorted(stats.get("groups", {}).items()):
+        checks.append(("stats over %s days grouped by %s: p99 of %d requests (issue 12)" % (
+            stats.get("days", 366), group, g["requests"]), "%s ms" % fmt_ms(g["p99_ms"]),
+            "<= %d ms" % STATS_P99_MS, g["p99_ms"] <= STATS_P99_MS))
+    if meta.get("rollup_impressions"):
+        same = (meta["rollup_impressions"] == meta.get("raw_impressions")
+                and meta.get("rollup_clicks") == meta.get("raw_clicks"))
+        checks.append(("rollups count exactly the raw rows (impressions, clicks)",
+                       "%s / %s vs %s / %s rows" % (meta["rollup_impressions"], meta.get("rollup_clicks"),
+                                                    meta.get("raw_impressions"), meta.get("raw_clicks")),
+                       "equal", same))
     return {"bare_rps": bare_rps, "bare_p99_ms": bare_p99, "checks": checks}
+
+
+def stats_of(meta):
+    """The statistics step's figures (bench/stats_bench.py), or {}."""
+    raw = meta.get("stats_json", "")
+    if not raw:
+        return {}
+    d = json.loads(raw)
+    d["days"] = (datetime.date.fromisoformat(d["to"]) - datetime.date.fromisoformat(d["from"])).days + 1
+    return d
+
+
+def stats_table(meta):
+    d = stats_of(meta)
+    head = ["groupBy", "first request ms (nothing cached)", "requests", "p50 ms", "p99 ms", "max ms"]
+    rows = [[g, fmt_ms(v["first_ms"]), fmt_int(v["requests"]), fmt_ms(v["p50_ms"]), fmt_ms(v["p99_ms"]),
+             fmt_ms(v["max_ms"])] for g, v in sorted(d.get("groups", {}).items())]
+    return d, head, rows
 
 
 def scale_pair(by):
@@ -477,6 +509,18 @@ def main():
                "", md_table(uhead, urows), ""]
     if imp:
         md += ["## Event recording checks", ""] + ["- " + x for x in imp] + [""]
+    sd, shead, srows = stats_table(meta)
+    if srows:
+        r = sd["rollups"]
+        md += ["## Statistics (GET /admin/api/v1/stats)", "",
+               "%s to %s (%d days), signed in, one request at a time. Rollups generated directly "
+               "(%.0f s): %s offer rows holding %s impressions and %s clicks; %s placement rows, %s country "
+               "rows. The first request sums every sealed day in SQL; later ones find those sums in the "
+               "worker's cache and read only the days that can still change." % (
+                   sd["from"], sd["to"], sd["days"], sd["fill_s"], fmt_int(r["offer"]["rows"]),
+                   fmt_int(r["offer"]["impressions"]), fmt_int(r["offer"]["clicks"]),
+                   fmt_int(r["placement"]["rows"]), fmt_int(r["country"]["rows"])),
+               "", md_table(shead, srows), ""]
     md += ["## Targets (issue 6): %d of %d met" % (passed, len(checks)), ""]
     md += ["- " + line for line in checks_lines(checks)] + [""]
     md += ["## Machine", ""] + ["- **%s**: %s" % (k, v) for k, v in machine] + [""]
@@ -503,6 +547,9 @@ def main():
     for x in imp:
         print(x)
     print()
+    if srows:
+        print(text_table(shead, srows))
+        print()
     print("Targets (issue 6): %d of %d met" % (passed, len(checks)))
     for line in checks_lines(checks):
         print("  " + line)

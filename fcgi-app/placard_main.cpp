@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -41,6 +43,8 @@
 #include "lib/db/mysql_offer_admin_store.h"
 #include "lib/db/mysql_session.h"
 #include "lib/db/mysql_settings_store.h"
+#include "lib/db/mysql_stats_store.h"
+#include "lib/db/retention.h"
 #include "lib/util/time_format.h"
 
 namespace {
@@ -130,7 +134,8 @@ db::InsertFlavor insert_flavor(const std::string& name) {
 class ApiThread : public fcgi::RequestHandler {
  public:
   ApiThread(const api::SharedServices& shared, const admin::AdminConfig& admin_config,
-            const db::ConnectionParams& params, db::EventBatcher& batcher)
+            const db::ConnectionParams& params, db::EventBatcher& batcher,
+            db::StatsCache& stats_cache)
       : session_(params),
         events_(session_, batcher),
         admin_db_(session_, [&log = shared.log](const std::string& m) { log.info(m); }),
@@ -141,11 +146,12 @@ class ApiThread : public fcgi::RequestHandler {
         placements_(admin_db_),
         offer_admin_(admin_db_),
         audit_(admin_db_),
+        stats_(admin_db_, stats_cache),
         services_{events_, events_, rng_, nonces_, macs_},
         admin_{shared,
                admin_config,
                {admin_db_, accounts_, settings_, countries_, categories_, placements_, offer_admin_,
-                audit_}},
+                audit_, stats_}},
         service_(shared, routes(shared)) {}
   http::Response handle(http::Request& request) override { return service_.handle(request); }
 
@@ -167,6 +173,7 @@ class ApiThread : public fcgi::RequestHandler {
   db::MysqlPlacementStore placements_;
   db::MysqlOfferAdminStore offer_admin_;
   db::MysqlAuditStore audit_;
+  db::MysqlStatsStore stats_;
   util::FastRng rng_;
   crypto::RandomPool nonces_;
   tokens::MacWorkspace macs_;
@@ -283,6 +290,7 @@ int run(const Options& opt) {
   const auto params = db::runtime_params(cfg);
   db::EventBatcher batcher(params, 64, insert_flavor(cfg.db.event_insert),
                            [&](const std::string& msg) { log.info(msg); });
+  db::StatsCache stats_cache;  // sealed days' sums, shared by the request threads
   const bool spawned = listen.empty() && !FCGX_IsCGI();
   if (listen.empty() && !spawned) {
     if (std::getenv("GATEWAY_INTERFACE") == nullptr) {  // NOLINT(concurrency-mt-unsafe)
@@ -292,13 +300,26 @@ int run(const Options& opt) {
           stderr);
       return 2;
     }
-    ApiThread handler(shared, admin_config, params, batcher);
+    ApiThread handler(shared, admin_config, params, batcher, stats_cache);
     return fcgi::serve_cgi(handler, log);
   }
 
   const int fd = spawned ? 0 : open_listen_socket(listen, cfg.socket_mode);
   log.info("placard.fcgi serving on " + (spawned ? std::string("fd 0") : listen) + " with " +
            std::to_string(threads) + " threads");
+  std::optional<db::RetentionJob> retention;
+  if (cfg.retention_interval_seconds > 0) {
+    const std::chrono::seconds interval(cfg.retention_interval_seconds);
+    retention.emplace(
+        params, std::min(interval, std::chrono::seconds(30)), interval,
+        [&holder]() -> std::optional<db::RetentionJob::Settings> {
+          const auto snap = holder.get();
+          if (!snap) return std::nullopt;
+          return db::RetentionJob::Settings{snap->settings.raw_event_retention_days,
+                                            snap->settings.token_ttl_seconds};
+        },
+        [&](const std::string& msg) { log.info(msg); });
+  }
   std::thread refresh_thread([&] {
     const db::DriverThreadScope scope;
     refresher.run();
@@ -307,10 +328,15 @@ int run(const Options& opt) {
     const SignalWatcher watcher(fd, &refresher, log);
     fcgi::serve_fastcgi(
         fd, threads,
-        [&] { return std::make_unique<ApiThread>(shared, admin_config, params, batcher); }, log);
+        [&] {
+          return std::make_unique<ApiThread>(shared, admin_config, params, batcher, stats_cache);
+        },
+        log);
   }
+  if (retention) retention->stop();
   refresher.stop();
   refresh_thread.join();
+  retention.reset();
   if (!spawned && listen.rfind("unix:", 0) == 0) ::unlink(listen.substr(5).c_str());
   log.info("placard.fcgi stopped");
   return 0;

@@ -20,6 +20,10 @@
 #                     commit is on disk before `recorded` is answered) or 2 (the dev stack's)
 #   BENCH_VAR_DIR     state directory (build/bench/var; wiped at the start of every run)
 #   BENCH_KEEP=1      leave the stack running at the end (stop: VAR_DIR=... scripts/stack.sh stop)
+#   BENCH_STEPS       which groups of steps run, comma-separated (default query,events,stats; the
+#                     bare baselines always run): query (config, categories, offers queries),
+#                     events (impressions, clicks), stats (GET /admin/api/v1/stats over 366 days
+#                     of rollups for 100,000 offers; bench/stats_bench.py)
 set -Eeuo pipefail
 umask 022
 
@@ -44,6 +48,7 @@ OUT="$REPO/build/bench"
 BUILD_DIR="${BUILD:-build}"
 [[ "$BUILD_DIR" == /* ]] || BUILD_DIR="$REPO/$BUILD_DIR"
 FCGI="$BUILD_DIR/placard.fcgi"
+CTL="$BUILD_DIR/placardctl"
 
 SERVER="${BENCH_SERVER:-lighttpd}"
 case "$SERVER" in lighttpd | apache) ;; *) die "BENCH_SERVER must be lighttpd or apache, not '$SERVER'" ;; esac
@@ -66,6 +71,10 @@ need_uint BENCH_WRK_THREADS "$WRK_THREADS" 1 64
 THREADS="${BENCH_THREADS:-8}"
 need_uint BENCH_THREADS "$THREADS" 1 256
 FLUSH="${BENCH_FLUSH_AT_COMMIT:-1}"
+STEPS="${BENCH_STEPS:-query,events,stats}"
+[[ "$STEPS" =~ ^(query|events|stats)(,(query|events|stats))*$ ]] ||
+  die "BENCH_STEPS must be a comma-separated list of query, events, stats"
+want() { [[ ",$STEPS," == *",$1,"* ]]; }
 case "$FLUSH" in 0 | 1 | 2) ;; *) die "BENCH_FLUSH_AT_COMMIT must be 0, 1 or 2" ;; esac
 VAR="${BENCH_VAR_DIR:-$OUT/var}"
 VAR="$(realpath -m -s -- "$VAR")"
@@ -93,6 +102,12 @@ stack() {
 }
 
 db() { mariadb --defaults-file="$MYCNF" -u root --batch --skip-column-names placard "$@"; }
+
+# After a catalog change made directly in the database: the one way to bump the catalog version.
+catalog_bump() {
+  "$CTL" --config "$VAR/placard.conf" catalog bump >>"$HARNESS_LOG" 2>&1 ||
+    die "placardctl catalog bump failed; see $HARNESS_LOG"
+}
 
 # ---- Processes we started: the stack (by stack.sh) and the bare FastCGI baseline -------------
 
@@ -155,6 +170,7 @@ for tool in wrk mariadb python3 curl; do
   command -v "$tool" >/dev/null || die "$tool is missing (Debian: apt-get install wrk mariadb-client python3 curl)"
 done
 [[ -x "$FCGI" ]] || die "$FCGI is missing; run: make"
+[[ -x "$CTL" ]] || die "$CTL is missing; run: make"
 mkdir -p -- "$OUT"
 : >"$HARNESS_LOG"
 
@@ -271,6 +287,7 @@ load_offers() {
   say "loading $n offers"
   t0=$(date +%s%N)
   python3 "$REPO/bench/gen_catalog.py" offers "$n" | db
+  catalog_bump
   meta "catalog_${label}_load_ms" "$((($(date +%s%N) - t0) / 1000000))"
   version="$(catalog_version)"
   wait_snapshot "$version"
@@ -283,6 +300,7 @@ load_offers() {
 }
 
 python3 "$REPO/bench/gen_catalog.py" base | db
+catalog_bump
 wait_snapshot "$(catalog_version)"
 python3 "$REPO/bench/gen_query_mix.py" --lines 2000 >"$DATA/query-mix.txt"
 python3 "$REPO/bench/gen_query_mix.py" --lines 2000 --scale >"$DATA/query-scale.txt"
@@ -362,12 +380,17 @@ step static "1 KiB static file (baseline)" /bench/static-1k.txt plain "" ""
 step echo "bare FastCGI, 1 KiB (baseline)" /bench/echo plain "" ""
 ECHO_RPS="$(json_field "$LAST_JSON" 'int(d["requests"] * 1e6 / d["duration_us"])')"
 
+if want query; then
 load_offers small "$SMALL_OFFERS"
 step warmup-query-small "warm-up" "$Q" body "$DATA/query-mix.txt" offers "${AE[@]}"
 step query-small "offers query, $SMALL_OFFERS offers" "$Q" body "$DATA/query-mix.txt" offers "${AE[@]}"
 step query-scale-small "offers query, 3 per answer, $SMALL_OFFERS offers" "$Q" body "$DATA/query-scale.txt" offers "${AE[@]}"
+fi
 
+if want query || want events; then
 load_offers big "$OFFERS"
+fi
+if want query; then
 etag() { curl -s -D - -o /dev/null --max-time 5 "${AE[@]}" "$BASE_URL$1" | sed -n 's/^[Ee][Tt][Aa][Gg]:[[:space:]]*//p' | tr -d '\r'; }
 step config "GET /api/v1/config" /api/v1/config plain "" "" "${AE[@]}"
 step categories "GET /api/v1/categories" /api/v1/categories plain "" "" "${AE[@]}"
@@ -378,7 +401,9 @@ step categories-304 "GET /api/v1/categories, If-None-Match (304)" /api/v1/catego
 step warmup-query-big "warm-up" "$Q" body "$DATA/query-mix.txt" offers "${AE[@]}"
 step query-big "offers query, $OFFERS offers" "$Q" body "$DATA/query-mix.txt" offers "${AE[@]}"
 step query-scale-big "offers query, 3 per answer, $OFFERS offers" "$Q" body "$DATA/query-scale.txt" offers "${AE[@]}"
+fi
 
+if want events; then
 # Tokens for live, non-demo offers with a tracking URL (the click step needs them to redirect).
 db -e "SELECT o.id, MIN(oc.country_code) FROM offers o JOIN offer_countries oc ON oc.offer_id = o.id
        WHERE o.enabled AND NOT o.is_demo AND o.tracking_url IS NOT NULL
@@ -410,17 +435,34 @@ meta impressions_rows_before_repeat "$ROWS_AFTER"
 CLICKS_BEFORE="$(db -e 'SELECT COUNT(*) FROM clicks')"
 step click "click redirect (302)" /r/click path "$DATA/clicks.txt" ""
 meta clicks_new_rows "$(($(db -e 'SELECT COUNT(*) FROM clicks') - CLICKS_BEFORE))"
+# The rollups the event writer keeps in the same transactions: they must count exactly the rows.
+meta rollup_impressions "$(db -e "SELECT COALESCE(SUM(impressions), 0) FROM stats_daily WHERE dim = 'placement'")"
+meta rollup_clicks "$(db -e "SELECT COALESCE(SUM(clicks), 0) FROM stats_daily WHERE dim = 'placement'")"
+meta raw_impressions "$(db -e 'SELECT COUNT(*) FROM impressions')"
+meta raw_clicks "$(db -e 'SELECT COUNT(*) FROM clicks')"
+fi
+
+# Statistics: rollups of 50 million events over 366 days and 100,000 offers (generated directly),
+# then GET /admin/api/v1/stats signed in, one request at a time (bench/stats_bench.py).
+if want stats; then
+say "$(printf '%-20s %s' stats "GET /admin/api/v1/stats, 366 days, 100,000 offers (filling rollups first)")"
+python3 "$REPO/bench/stats_bench.py" --mycnf "$MYCNF" --base-url "$BASE_URL" \
+  --password-file "$VAR/admin-password" >"$RAW/stats.txt" 2>&1 || { cat "$RAW/stats.txt" >&2; die "the stats step failed"; }
+meta stats_json "$(sed -n 's/^BENCHSTATS //p' "$RAW/stats.txt" | tail -n 1)"
+fi
 
 step echo-end "bare FastCGI again, at the end" /bench/echo plain "" ""
 
 # The big catalog once more, now that the worker has served load: rebuild time and memory.
+if want query || want events; then
 meta catalog_big_rss_after_load_kb "$(worker_status VmRSS)"
-db -e "UPDATE catalog_version SET version = version + 1, changed_at = UTC_TIMESTAMP(3) WHERE id = 1"
+catalog_bump
 wait_snapshot "$(catalog_version)"
 sleep 0.5
 meta catalog_big_rebuild2_ms "$BUILD_MS"
 meta catalog_big_rss_after_rebuild2_kb "$(worker_status VmRSS)"
 meta catalog_big_hwm_kb "$(worker_status VmHWM)"
+fi
 meta load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
 meta duration_s "$((SECONDS - BENCH_START))"
 

@@ -493,7 +493,6 @@ CREATE DATABASE IF NOT EXISTS \`$DB_NAME\` CHARACTER SET utf8mb4 COLLATE utf8mb4
 CREATE USER IF NOT EXISTS '$DB_USER'@'localhost' IDENTIFIED BY '$password';
 ALTER USER '$DB_USER'@'localhost' IDENTIFIED BY '$password';
 REVOKE ALL PRIVILEGES, GRANT OPTION FROM '$DB_USER'@'localhost';
-GRANT SELECT, INSERT, UPDATE, DELETE ON \`$DB_NAME\`.* TO '$DB_USER'@'localhost';
 SQL
     fail "could not create the database and its user" "$SETUP_LOG" "$LOG/mariadb.err"
   fi
@@ -518,6 +517,14 @@ SQL
 migrate() {
   setup_log_header "placardctl migrate"
   ctl migrate >>"$SETUP_LOG" 2>&1 || fail "placardctl migrate failed" "$SETUP_LOG" "$LOG/placard.log"
+  grant_runtime_user
+}
+
+# After every migrate: the runtime user's privileges, table by table (audit_log: SELECT, INSERT;
+# schema_migrations: SELECT; the rest: SELECT, INSERT, UPDATE, DELETE). Idempotent.
+grant_runtime_user() {
+  setup_log_header "placardctl grant --user $DB_USER"
+  ctl grant --user "$DB_USER" --host localhost >>"$SETUP_LOG" 2>&1 || fail "placardctl grant failed" "$SETUP_LOG"
 }
 
 load_demo_data_once() {

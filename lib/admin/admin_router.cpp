@@ -9,6 +9,7 @@
 #include "lib/admin/placement_handlers.h"
 #include "lib/admin/session_handlers.h"
 #include "lib/admin/settings_handlers.h"
+#include "lib/admin/stats_handlers.h"
 
 namespace placard::admin {
 
@@ -56,6 +57,7 @@ void add_admin_routes(http::Router& router, AdminContext& context) {
   add_placement_routes(admin);
   add_offer_routes(admin);
   add_audit_routes(admin);
+  add_stats_routes(admin);
 }
 
 }  // namespace placard::admin

@@ -9,6 +9,7 @@
 #include "lib/db/catalog_admin_store.h"
 #include "lib/db/offer_admin_store.h"
 #include "lib/db/settings_store.h"
+#include "lib/db/stats_store.h"
 
 namespace placard::admin {
 
@@ -28,6 +29,7 @@ struct AdminStores {
   db::PlacementStore& placements;
   db::OfferAdminStore& offers;
   db::AuditStore& audit;
+  db::StatsStore& stats;
 };
 
 // Everything an admin handler may use.

@@ -75,6 +75,8 @@ ServerConfig server_config_from(const std::map<std::string, std::string>& values
       c.credentials_key = value;
     } else if (key == "catalog.poll_ms") {
       c.catalog_poll_ms = to_int(key, value, 10, 60000);
+    } else if (key == "retention.interval_seconds") {
+      c.retention_interval_seconds = to_int(key, value, 0, 7 * 86400);
     } else if (key == "sql_dir") {
       c.sql_dir = value;
     } else {
@@ -109,7 +111,8 @@ std::string render_server_config(const ServerConfig& c) {
     << "threads = " << c.threads << "\n"
     << "log_file = " << c.log_file << "\n"
     << "sql_dir = " << c.sql_dir << "\n"
-    << "catalog.poll_ms = " << c.catalog_poll_ms << "\n\n"
+    << "catalog.poll_ms = " << c.catalog_poll_ms << "\n"
+    << "retention.interval_seconds = " << c.retention_interval_seconds << "\n\n"
     << "db.socket = " << c.db.socket << "\n"
     << "db.host = " << c.db.host << "\n"
     << "db.port = " << c.db.port << "\n"

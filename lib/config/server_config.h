@@ -30,6 +30,9 @@ struct ServerConfig {
   std::string token_active_key;  // kid that signs
   std::string credentials_key;   // "kid:base64url" AES-256 key for network credentials
   int catalog_poll_ms = 250;
+  // How often each worker deletes raw events past their retention (0: never; the first pass
+  // runs shortly after start). One pass at a time across hosts (a database lock).
+  int retention_interval_seconds = 600;
   std::string sql_dir;
 };
 

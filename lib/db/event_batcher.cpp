@@ -6,7 +6,9 @@
 #include <vector>
 
 #include "lib/crypto/sha256.h"
+#include "lib/db/event_rollups.h"
 #include "lib/db/transaction.h"
+#include "lib/util/time_format.h"
 
 namespace placard::db {
 
@@ -210,6 +212,9 @@ void EventBatcher::write_returning(MysqlSession& session, EventTable table,
   }
   sql += " RETURNING HEX(token_nonce)";
   auto& st = session.prepared(sql);  // one statement per batch size, prepared once
+  // The rows and their rollups commit together: a report never counts an event that is not
+  // stored, nor misses one that is.
+  Transaction tx(session, Transaction::Mode::read_write, report_);
   for (std::size_t i = 0; i < group.size(); ++i) {
     bind_row(st, static_cast<unsigned>(5 * i + 1), *group[i]->event);
   }
@@ -222,6 +227,17 @@ void EventBatcher::write_returning(MysqlSession& session, EventTable table,
     p->recorded = it != inserted.end() && it->second > 0;
     if (p->recorded) --it->second;
   }
+  add_to_rollups(session, table == EventTable::clicks, fresh_events(group), util::unix_now());
+  tx.commit();
+}
+
+std::vector<const EventRecord*> EventBatcher::fresh_events(const std::vector<Pending*>& group) {
+  std::vector<const EventRecord*> fresh;
+  fresh.reserve(group.size());
+  for (const auto* p : group) {
+    if (p->recorded) fresh.push_back(p->event);
+  }
+  return fresh;
 }
 
 void EventBatcher::write_in_transaction(MysqlSession& session, EventTable table,
@@ -231,8 +247,9 @@ void EventBatcher::write_in_transaction(MysqlSession& session, EventTable table,
   Transaction tx(session, Transaction::Mode::read_write, report_);
   for (auto* p : group) {
     bind_row(st, 1, *p->event);
-    p->recorded = st.executeUpdate() == 1;
+    p->recorded = st.executeUpdate() == 1;  // 0: the nonce is there already (a duplicate)
   }
+  add_to_rollups(session, table == EventTable::clicks, fresh_events(group), util::unix_now());
   tx.commit();
 }
 

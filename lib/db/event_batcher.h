@@ -26,8 +26,9 @@ enum class InsertFlavor {
 
 // Records impressions and clicks from every request thread through one writer thread and its
 // own connection: whatever is queued while the previous batch commits goes into the next batch,
-// so the database sees one statement and one commit for many events. record() returns only
-// after the commit, so "recorded" still means durable, and the unique key on the token nonce
+// so the database sees one statement and one commit for many events. The same transaction adds
+// the new events (never duplicates) to the statistics rollups (event_rollups.h). record() returns
+// only after the commit, so "recorded" still means durable, and the unique key on the token nonce
 // still decides, inside InnoDB, which of any concurrent retries (on any host) counts.
 class EventBatcher {
  public:
@@ -89,6 +90,8 @@ class EventBatcher {
   void write(MysqlSession& session, EventTable table, std::vector<Pending*>& group);
   void write_returning(MysqlSession& session, EventTable table, std::vector<Pending*>& group);
   void write_in_transaction(MysqlSession& session, EventTable table, std::vector<Pending*>& group);
+  // The events of a group that this batch recorded (new rows): what the rollups count.
+  static std::vector<const EventRecord*> fresh_events(const std::vector<Pending*>& group);
 
   ConnectionParams params_;
   std::size_t max_batch_;

@@ -415,6 +415,3 @@ INSERT IGNORE INTO offer_countries (offer_id, country_code) VALUES
   (1049, 'DE'), (1049, 'FR'), (1049, 'NL'),
   (1050, 'DE'), (1050, 'GB'), (1050, 'US'),
   (1051, 'DE');
-
--- Workers rebuild their catalog snapshot when this version changes.
-UPDATE catalog_version SET version = version + 1, changed_at = UTC_TIMESTAMP(3) WHERE id = 1;

@@ -21,12 +21,13 @@ import harness as H  # noqa: E402
 import test_admin_access  # noqa: E402
 import test_admin_catalog  # noqa: E402
 import test_admin_offers  # noqa: E402
+import test_admin_stats  # noqa: E402
 import test_foundation  # noqa: E402
 import test_hardening  # noqa: E402
 import test_offers  # noqa: E402
 
 MODULES = (test_foundation, test_offers, test_admin_access, test_admin_catalog, test_admin_offers,
-           test_hardening)
+           test_admin_stats, test_hardening)
 LAST = (test_foundation.DatabaseOutageTests, test_foundation.ShutdownTests)
 
 

@@ -2,6 +2,8 @@
 and does its job (migrate is idempotent, accounts are created and approved, init never
 overwrites by accident, check reaches the database)."""
 
+import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -12,8 +14,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import harness as H  # noqa: E402
+from admin_client import AdminClient, new_approved_account  # noqa: E402
 
-COMMANDS = ["init", "migrate", "demo-data", "account", "check", "catalog"]
+def newest_migration():
+    """The number of the newest sql/NNNN_*.sql file: the schema version after migrate."""
+    return max(int(n[:4]) for n in os.listdir(os.path.join(H.ROOT, "sql"))
+               if n[:4].isdigit() and n.endswith(".sql"))
+
+
+COMMANDS = ["init", "migrate", "demo-data", "account", "check", "catalog", "grant", "retention"]
 
 
 class PlacardctlTests(H.StackTestCase):
@@ -49,7 +58,7 @@ class PlacardctlTests(H.StackTestCase):
     def test_check_reports_schema_and_catalog_versions(self):
         rc, out, err = self.ctl("check")
         self.assertEqual(rc, 0, err)
-        self.assertIn("database: reachable, schema version 1", out)
+        self.assertIn("database: reachable, schema version %d, catalog version " % newest_migration(), out)
         self.assertNotIn(self.stack.config()["db.password"], out + err)
 
     def test_missing_config_is_a_clear_error(self):
@@ -64,6 +73,123 @@ class PlacardctlTests(H.StackTestCase):
         self.assertIn("schema is up to date", out)
         self.assertEqual(H.db("SELECT COUNT(*) FROM schema_migrations"), before)
 
+    def sql_copy(self):
+        """A copy of the repository's sql directory, removed after the test."""
+        directory = tempfile.mkdtemp(prefix="placard-e2e-sql-")
+        self.addCleanup(shutil.rmtree, directory, True)
+        copy = os.path.join(directory, "sql")
+        shutil.copytree(os.path.join(H.ROOT, "sql"), copy)
+        return copy
+
+    def test_applied_migrations_carry_the_checksum_of_their_file(self):
+        rows = H.db("SELECT version, name, checksum FROM schema_migrations ORDER BY version")
+        self.assertEqual([r[:2] for r in rows], [["1", "0001_initial.sql"], ["2", "0002_admin.sql"]])
+        for _, name, checksum in rows:
+            with open(os.path.join(H.ROOT, "sql", name), "rb") as f:
+                self.assertEqual(checksum, hashlib.sha256(f.read()).hexdigest(), name)
+
+    def test_rows_from_before_checksums_are_filled_once(self):
+        expected = H.db("SELECT checksum FROM schema_migrations WHERE version = 1")
+        self.addCleanup(H.db, "UPDATE schema_migrations SET checksum = '%s' WHERE version = 1"
+                        % expected[0][0])
+        H.db("UPDATE schema_migrations SET checksum = NULL WHERE version = 1")
+        # The file as it is at that first run becomes the reference, whatever it holds.
+        sql = self.sql_copy()
+        with open(os.path.join(sql, "0001_initial.sql"), "ab") as f:
+            f.write(b"\n-- edited before checksums existed\n")
+        with open(os.path.join(sql, "0001_initial.sql"), "rb") as f:
+            edited = hashlib.sha256(f.read()).hexdigest()
+        rc, out, err = self.ctl("migrate", "--sql-dir", sql)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("schema is up to date", out)
+        self.assertEqual(H.db("SELECT checksum FROM schema_migrations WHERE version = 1"), [[edited]])
+        # Once: from now on the original file is the changed one.
+        rc, _, err = self.ctl("migrate")
+        self.assertEqual(rc, 1)
+        self.assertIn("0001_initial.sql was changed after it was applied", err)
+
+    def test_migrate_refuses_a_changed_or_missing_applied_file(self):
+        before = H.db("SELECT version, name, checksum, applied_at FROM schema_migrations ORDER BY version")
+        sql = self.sql_copy()
+        # A new migration waits behind the refusal: nothing at all may be applied.
+        with open(os.path.join(sql, "0099_never.sql"), "w") as f:
+            f.write("CREATE TABLE e2e_never_applied (x INT);\n")
+        with open(os.path.join(sql, "0002_admin.sql"), "ab") as f:
+            f.write(b"-- an edit after the fact\n")
+        rc, out, err = self.ctl("migrate", "--sql-dir", sql)
+        self.assertEqual(rc, 1, out)
+        self.assertIn("refusing to migrate, nothing applied", err)
+        self.assertIn("0002_admin.sql was changed after it was applied", err)
+        self.assertNotIn("0001_initial.sql", err)
+        self.assertNotIn("applying", out)
+        self.assertEqual(H.db("SHOW TABLES LIKE 'e2e_never_applied'"), [])
+        self.assertEqual(H.db("SELECT version, name, checksum, applied_at FROM schema_migrations "
+                              "ORDER BY version"), before)
+
+        os.remove(os.path.join(sql, "0002_admin.sql"))
+        rc, _, err = self.ctl("migrate", "--sql-dir", sql)
+        self.assertEqual(rc, 1)
+        self.assertIn("the applied migration 0002_admin.sql is missing", err)
+        self.assertEqual(H.db("SHOW TABLES LIKE 'e2e_never_applied'"), [])
+
+        rc, out, err = self.ctl("check")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("schema version %d," % newest_migration(), out)
+        rc, out, err = self.ctl("migrate")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("schema is up to date", out)
+
+    def runtime_sql(self, sql):
+        """Runs sql as the worker's database user (db.user of the stack's placard.conf)."""
+        conf = self.stack.config()
+        return subprocess.run(
+            ["mariadb", "--socket", self.stack.path("mysql.sock"), "-u", conf["db.user"],
+             "-p" + conf["db.password"], "placard", "--batch", "--skip-column-names", "-e", sql],
+            stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
+
+    def test_runtime_user_may_add_audit_rows_but_never_change_or_delete_them(self):
+        target = "e2e:grant-%d" % os.getpid()
+        self.addCleanup(H.db, "DELETE FROM audit_log WHERE target = '%s'" % target)
+        proc = self.runtime_sql("INSERT INTO audit_log (account_id, action, target) "
+                                "VALUES (NULL, 'e2e.check', '%s')" % target)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(H.db("SELECT action FROM audit_log WHERE target = '%s'" % target),
+                         [["e2e.check"]])
+        for sql, command in (
+                ("UPDATE audit_log SET action = 'e2e.changed' WHERE target = '%s'" % target, "UPDATE"),
+                ("DELETE FROM audit_log WHERE target = '%s'" % target, "DELETE"),
+                ("DELETE FROM audit_log", "DELETE"),
+                ("UPDATE schema_migrations SET name = name", "UPDATE"),
+                ("INSERT INTO schema_migrations (version, name) VALUES (9999, 'x')", "INSERT"),
+                ("DROP TABLE IF EXISTS e2e_runtime_made", "DROP"),
+                ("CREATE TABLE e2e_runtime_made (x INT)", "CREATE")):
+            proc = self.runtime_sql(sql)
+            self.assertNotEqual(proc.returncode, 0, sql)
+            self.assertIn("%s command denied" % command, proc.stderr.decode(), sql)
+        self.assertEqual(H.db("SELECT action FROM audit_log WHERE target = '%s'" % target),
+                         [["e2e.check"]])
+        self.assertEqual(H.db("SELECT COUNT(*) FROM schema_migrations"), [["2"]])
+        # What the worker needs still works: reading and writing its other tables.
+        proc = self.runtime_sql("SELECT COUNT(*) FROM schema_migrations; "
+                                "UPDATE settings SET value = value WHERE name = 'available'; "
+                                "DELETE FROM sessions WHERE 1 = 0")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        # Per-table grants only: nothing database-wide is left.
+        grants = self.runtime_sql("SHOW GRANTS").stdout.decode()
+        self.assertNotIn("ON `placard`.*", grants)
+        self.assertIn("GRANT SELECT, INSERT ON `placard`.`audit_log`", grants)
+        self.assertIn("GRANT SELECT ON `placard`.`schema_migrations`", grants)
+
+    def test_grant_is_idempotent(self):
+        rc, out, err = self.ctl("grant", "--print")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("grants already as they should be", out)
+        self.assertNotIn("GRANT", out)
+        # Never aimed at the account placardctl itself connects as.
+        rc, _, err = self.ctl("grant", "--user", self.stack.config()["db.admin_user"])
+        self.assertEqual(rc, 2)
+        self.assertIn("refusing to restrict it", err)
+
     def test_account_create_and_approve(self):
         email = "ops-%d@example.com" % os.getpid()
         rc, _, err = self.ctl("account", "create", "--email", email, stdin=b"short\n")
@@ -77,18 +203,32 @@ class PlacardctlTests(H.StackTestCase):
         self.assertIn("pending approval", out)
         row = H.db("SELECT status, password_hash FROM accounts WHERE email='%s'" % email)
         self.assertEqual(row[0][0], "pending")
-        self.assertTrue(row[0][1].startswith("scrypt$15$8$1$"))
+        self.assertTrue(row[0][1].startswith("scrypt$17$8$1$"))
         self.assertNotIn("a long enough password", row[0][1])
 
         rc, _, err = self.ctl("account", "create", "--email", email, stdin=b"another long password\n")
         self.assertEqual(rc, 1)
         self.assertIn("exists", err)
 
+        account_id = H.db("SELECT id FROM accounts WHERE email='%s'" % email)[0][0]
         rc, out, err = self.ctl("account", "approve", "--email", email)
         self.assertEqual(rc, 0, err)
+        self.assertIn("account %s (%s) approved" % (account_id, email), out)
         self.assertEqual(H.db("SELECT status FROM accounts WHERE email='%s'" % email), [["approved"]])
-        audit = H.db("SELECT action FROM audit_log WHERE target='account:%s' ORDER BY id" % email)
-        self.assertEqual(audit, [["account.create"], ["account.approve"]])
+        audit = H.db("SELECT account_id IS NULL, action, before_json, after_json FROM audit_log "
+                     "WHERE target='account:%s' ORDER BY id" % account_id)
+        self.assertEqual([row[:2] for row in audit], [["1", "account.create"], ["1", "account.approve"]])
+        self.assertEqual(audit[0][2], "NULL")
+        self.assertEqual(json.loads(audit[0][3]), {"id": account_id, "email": email, "status": "pending"})
+        self.assertEqual(json.loads(audit[1][2]), {"id": account_id, "email": email, "status": "pending"})
+        self.assertEqual(json.loads(audit[1][3]), {"id": account_id, "email": email, "status": "approved"})
+
+        # Approving again changes nothing and writes no audit row.
+        rc, out, err = self.ctl("account", "approve", "--email", email)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("was already approved", out)
+        self.assertEqual(H.db("SELECT COUNT(*) FROM audit_log WHERE target='account:%s'" % account_id),
+                         [["2"]])
 
         rc, _, err = self.ctl("account", "approve", "--email", "nobody-%d@example.com" % os.getpid())
         self.assertEqual(rc, 1)
@@ -96,6 +236,49 @@ class PlacardctlTests(H.StackTestCase):
 
         rc, _, err = self.ctl("account", "create", "--email", "not-an-email", stdin=b"x" * 20)
         self.assertEqual(rc, 2)
+        self.assertIn("--email is not an email address", err)
+
+    def test_account_revoke_ends_the_admin_session_at_once(self):
+        admin = AdminClient.signed_in()
+        email, password, account_id = new_approved_account(admin, "revoke")
+        user = AdminClient.signed_in(email, password)
+        st, _, doc = user.get("/session")
+        self.assertEqual(st, 200, doc)
+        self.assertEqual(doc["account"]["id"], account_id)
+        self.assertEqual(H.db("SELECT COUNT(*) FROM sessions WHERE account_id=%s" % account_id), [["1"]])
+        last_audit = int(H.db("SELECT COALESCE(MAX(id), 0) FROM audit_log")[0][0])
+
+        rc, out, err = self.ctl("account", "revoke", "--email", email)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("account %s (%s) revoked" % (account_id, email), out)
+
+        st, _, doc = user.get("/session")
+        self.assertEqual(st, 401, doc)
+        self.assertEqual(doc["error"]["code"], "not_signed_in")
+        self.assertEqual(H.db("SELECT status, revoked_at IS NOT NULL FROM accounts WHERE id=%s" % account_id),
+                         [["revoked", "1"]])
+        self.assertEqual(H.db("SELECT COUNT(*) FROM sessions WHERE account_id=%s" % account_id), [["0"]])
+        rows = H.db("SELECT account_id IS NULL, action, before_json, after_json FROM audit_log "
+                    "WHERE id > %d ORDER BY id" % last_audit)
+        self.assertEqual([row[:2] for row in rows], [["1", "account.revoke"]])
+        self.assertEqual(H.db("SELECT target FROM audit_log WHERE id > %d" % last_audit),
+                         [["account:%s" % account_id]])
+        self.assertEqual(json.loads(rows[0][2]), {"id": account_id, "email": email, "status": "approved"})
+        self.assertEqual(json.loads(rows[0][3]), {"id": account_id, "email": email, "status": "revoked"})
+        for row in rows:
+            self.assertNotIn("scrypt", row[2] + row[3])
+        # The first administrator is untouched.
+        st, _, _ = admin.get("/session")
+        self.assertEqual(st, 200)
+        # Signing in again is refused; revoking again changes nothing.
+        st, _, doc = AdminClient().sign_in(email, password)
+        self.assertEqual((st, doc["error"]["code"]), (403, "account_not_approved"))
+        rc, out, err = self.ctl("account", "revoke", "--email", email)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("was already revoked", out)
+        rc, _, err = self.ctl("account", "revoke", "--email", "nobody-%d@example.com" % os.getpid())
+        self.assertEqual(rc, 1)
+        self.assertIn("no account with that email", err)
 
     def test_init_writes_private_config_and_never_overwrites_by_accident(self):
         directory = tempfile.mkdtemp(prefix="placard-e2e-init-")

@@ -212,8 +212,11 @@ class CatalogAdminHandlers : public ::testing::Test {
   FakePlacements placements;
   placard::testing::UnusedOffers offers;
   placard::testing::UnusedAudit audit;
+  placard::testing::UnusedStats stats;
   placard::admin::AdminContext context{
-      shared, config, {tx, accounts, settings, countries, categories, placements, offers, audit}};
+      shared,
+      config,
+      {tx, accounts, settings, countries, categories, placements, offers, audit, stats}};
   placard::http::Router router;
 };
 

@@ -5,6 +5,7 @@
 
 #include "lib/db/audit_store.h"
 #include "lib/db/offer_admin_store.h"
+#include "lib/db/stats_store.h"
 
 namespace placard::testing {
 
@@ -28,6 +29,13 @@ class UnusedAudit : public db::AuditStore {
  public:
   std::optional<db::AuditEntry> find(std::uint64_t) override { unused_store("audit"); }
   db::AuditPage list(const db::AuditFilter&, int, std::uint64_t) override { unused_store("audit"); }
+};
+
+class UnusedStats : public db::StatsStore {
+ public:
+  db::StatsReport report(db::StatsGroup, std::int64_t, std::int64_t, std::size_t) override {
+    unused_store("stats");
+  }
 };
 
 }  // namespace placard::testing

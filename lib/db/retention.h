@@ -1,0 +1,80 @@
+#pragma once
+// Only lib/db/*.cpp, fcgi-app and placardctl include this header (it needs mysql_session.h).
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "lib/db/mysql_session.h"
+
+namespace placard::db {
+
+// The days raw impressions and clicks are kept: the setting rawEventRetentionDays, but never
+// less than the token time to live (rounded up to whole days): deduplication needs the row of
+// every token that can still be used.
+int effective_retention_days(int setting_days, std::int64_t token_ttl_seconds);
+
+struct RetentionOptions {
+  int batch_rows = 1000;                                  // rows per DELETE statement
+  std::chrono::milliseconds pause{50};                    // between two statements
+  std::function<bool()> stopping = [] { return false; };  // checked between statements
+  // Sleeps for the pause (or less, when stopping); the default sleeps.
+  std::function<void(std::chrono::milliseconds)> wait;
+};
+
+struct RetentionPass {
+  bool ran = false;               // false: another worker (on any host) holds the lock and is at it
+  std::uint64_t impressions = 0;  // rows deleted
+  std::uint64_t clicks = 0;
+};
+
+// One pass: under the named lock placard.retention (GET_LOCK(..., 0): one pass at a time across
+// every host, the others skip), deletes the raw impressions and clicks recorded more than `days`
+// days ago, batch_rows rows per statement with a pause between statements, so the event writer
+// never waits long on its locks. The rollups are untouched: they counted every raw row in the
+// transaction that inserted it, so nothing a report shows changes. Throws DatabaseUnavailable
+// or DatabaseError.
+RetentionPass delete_old_events(MysqlSession& session, int days, const RetentionOptions& options);
+
+// The periodic job of each worker: a thread that runs a pass first_delay after start, then every
+// interval, with the settings of the current catalog snapshot; stop() (or the destructor) ends
+// it promptly, between two statements at the latest.
+class RetentionJob {
+ public:
+  struct Settings {
+    int retention_days = 90;
+    std::int64_t token_ttl_seconds = 86400;
+  };
+  using SettingsSource = std::function<std::optional<Settings>()>;  // nullopt: not loaded yet
+  using Report = std::function<void(const std::string&)>;
+
+  RetentionJob(ConnectionParams params, std::chrono::seconds first_delay,
+               std::chrono::seconds interval, SettingsSource settings, Report report);
+  ~RetentionJob();
+  RetentionJob(const RetentionJob&) = delete;
+  RetentionJob& operator=(const RetentionJob&) = delete;
+
+  void stop();
+
+ private:
+  void run();
+  void run_pass(MysqlSession& session);
+  // Sleeps up to d; false when stopping.
+  bool sleep_for(std::chrono::milliseconds d);
+
+  ConnectionParams params_;
+  std::chrono::seconds first_delay_;
+  std::chrono::seconds interval_;
+  SettingsSource settings_;
+  Report report_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  std::thread thread_;  // last: starts after everything above is ready
+};
+
+}  // namespace placard::db

@@ -1,0 +1,46 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace placard::db {
+
+// What GET /admin/api/v1/stats groups by (contract 6.1).
+enum class StatsGroup { day, placement, offer, country };
+
+struct StatsCounts {
+  std::uint64_t impressions = 0;
+  std::uint64_t clicks = 0;
+
+  StatsCounts& operator+=(const StatsCounts& o) {
+    impressions += o.impressions;
+    clicks += o.clicks;
+    return *this;
+  }
+  bool operator==(const StatsCounts&) const = default;
+};
+
+struct StatsRow {
+  std::string key;  // YYYY-MM-DD, placement name, offer id (decimal) or country code
+  StatsCounts counts;
+  bool operator==(const StatsRow&) const = default;
+};
+
+struct StatsReport {
+  std::vector<StatsRow> rows;
+  StatsCounts totals;  // over the whole range, not only the rows returned
+};
+
+// Statistics, read from the rollups the event writer keeps (never from the raw event tables).
+class StatsStore {
+ public:
+  virtual ~StatsStore() = default;
+  // Days are the Unix seconds of UTC midnights, both inclusive. day: the days that have events,
+  // in order (key YYYY-MM-DD; the caller adds the empty days). Other groups: at most max_rows
+  // rows, by impressions (highest first), ties by key (as text, ascending).
+  virtual StatsReport report(StatsGroup group, std::int64_t from_day, std::int64_t to_day,
+                             std::size_t max_rows) = 0;
+};
+
+}  // namespace placard::db

@@ -1,0 +1,44 @@
+// placardctl retention run: one retention pass now (what each worker does every
+// retention.interval_seconds), with the settings stored in the database.
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "lib/catalog/settings.h"
+#include "lib/db/connection_params.h"
+#include "lib/db/retention.h"
+#include "placardctl/args.h"
+#include "placardctl/commands.h"
+
+namespace placard::ctl {
+
+int cmd_retention(const Context& ctx, const Argv& argv) {
+  if (argv.empty() || argv[0] != "run") {
+    std::cout << "placardctl retention run\nDeletes raw impressions and clicks older than the "
+                 "retention (rawEventRetentionDays,\nnever less than the token time to live) now, "
+                 "in small batches. Statistics are kept.\n";
+    return argv.empty() || (argv[0] != "--help" && argv[0] != "-h") ? 2 : 0;
+  }
+  (void)parse(Argv(argv.begin() + 1, argv.end()), {}, {});
+  const auto cfg = ctx.load();
+  db::init_driver();
+  db::MysqlSession session(db::admin_params(cfg));
+  std::map<std::string, std::string> values;
+  const auto rs = db::query(session.prepared("SELECT name, value FROM settings"));
+  while (rs->next()) values[rs->getString(1).asStdString()] = rs->getString(2).asStdString();
+  std::vector<std::string> problems;
+  const auto settings = catalog::parse_settings(values, problems);
+  const int days =
+      db::effective_retention_days(settings.raw_event_retention_days, settings.token_ttl_seconds);
+  const auto pass = db::delete_old_events(session, days, db::RetentionOptions{});
+  if (!pass.ran) {
+    std::cout << "another retention pass is running; nothing done\n";
+    return 0;
+  }
+  std::cout << "retention " << days << " days: deleted " << pass.impressions << " impressions and "
+            << pass.clicks << " clicks\n";
+  return 0;
+}
+
+}  // namespace placard::ctl

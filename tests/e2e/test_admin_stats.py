@@ -1,0 +1,409 @@
+"""Contract 6.1 "Statistics": GET /admin/api/v1/stats from the rollups the event writer keeps in
+the same transaction as the raw events, its validation and CSV form; and the retention of raw
+events (placardctl retention run: the pass each worker runs every retention.interval_seconds)."""
+
+import csv
+import datetime
+import io
+import json
+import os
+import secrets
+import subprocess
+import time
+import unittest
+from collections import Counter
+
+try:
+    from . import harness as H
+    from .admin_client import AdminClient
+except ImportError:  # run as a script from tests/e2e
+    import harness as H
+    from admin_client import AdminClient
+
+
+def today():
+    return datetime.datetime.now(datetime.timezone.utc).date()
+
+
+def day_text(d):
+    return d.isoformat()
+
+
+def stats_path(frm, to, group=None, fmt=None, extra=""):
+    p = "/stats?from=%s&to=%s" % (frm, to)
+    if group is not None:
+        p += "&groupBy=" + group
+    if fmt is not None:
+        p += "&format=" + fmt
+    return p + extra
+
+
+def by_key(doc):
+    return {r["key"]: (r["impressions"], r["clicks"]) for r in doc["rows"]}
+
+
+def diff(after, before):
+    """Keys whose counts changed, with the change."""
+    out = {}
+    for k in set(after) | set(before):
+        a = after.get(k, (0, 0))
+        b = before.get(k, (0, 0))
+        if a != b:
+            out[k] = (a[0] - b[0], a[1] - b[1])
+    return out
+
+
+# Fixture offers whose click does not redirect (expired, demonstration, unsafe tracking URL).
+NO_REDIRECT = {"1306", "1307", "1308"}
+
+
+def ctr(impressions, clicks):
+    return clicks / impressions if impressions else 0
+
+
+class StatsTests(H.E2ETestCase):
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.admin = AdminClient.signed_in()
+
+    def snapshot(self):
+        d = day_text(today())
+        out = {}
+        for group in ("day", "offer", "placement", "country"):
+            out[group] = self.admin.ok("GET", stats_path(d, d, group))
+        rows = H.db("SELECT offer_id, placement, country, SUM(impressions), SUM(clicks) "
+                    "FROM stats_hourly GROUP BY offer_id, placement, country")
+        out["hourly"] = {(str(r[0]), r[1], r[2]): (int(r[3]), int(r[4])) for r in rows}
+        return out
+
+    def generate(self):
+        """Impressions and clicks through the public API, duplicates included; the events that
+        were new, as (kind, offer, placement, country)."""
+        events = []
+        plan = [("clicks", "sidebar", "DE"), ("electronics", "popup-main", "FR"),
+                ("clicks", "wide", "DE")]
+        for category, placement, country in plan:
+            offers = H.query_offers(category=category, placement=placement, country=country)
+            self.assertTrue(offers, "no offers for %s/%s/%s" % (category, placement, country))
+            clicked = False
+            for o in offers[:3]:
+                st, _, b = H.impression(o["impressionToken"])
+                self.assertEqual(st, 200, b)
+                self.assertEqual(json.loads(b), {"status": "recorded"})
+                events.append(("impression", o["id"], placement, country))
+                st, _, b = H.impression(o["impressionToken"])  # the same token again
+                self.assertEqual(st, 200, b)
+                self.assertEqual(json.loads(b), {"status": "duplicate"})
+                if not clicked and "clickUrl" in o and o["id"] not in NO_REDIRECT:
+                    for _ in range(2):  # a repeated click redirects again, counts once
+                        st, h, _ = H.http("GET", o["clickUrl"])
+                        self.assertEqual(st, 302)
+                    events.append(("click", o["id"], placement, country))
+                    clicked = True
+        return events
+
+    def test_stats_count_exactly_the_new_events(self):
+        before = self.snapshot()
+        events = self.generate()
+        after = self.snapshot()  # at once: the rollups commit with the events
+
+        impressions = Counter()
+        clicks = Counter()
+        for kind, offer, placement, country in events:
+            for k in (("offer", offer), ("placement", placement), ("country", country),
+                      ("day", day_text(today())), ("hourly", (offer, placement, country))):
+                (impressions if kind == "impression" else clicks)[k] += 1
+        n_imp = sum(1 for e in events if e[0] == "impression")
+        n_clk = sum(1 for e in events if e[0] == "click")
+        self.assertGreaterEqual(n_imp, 5)
+        self.assertGreaterEqual(n_clk, 2)
+
+        for group in ("day", "offer", "placement", "country", "hourly"):
+            expected = {}
+            for (g, key), n in impressions.items():
+                if g == group:
+                    expected[key] = (n, clicks.get((g, key), 0))
+            for (g, key), n in clicks.items():
+                if g == group and key not in expected:
+                    expected[key] = (0, n)
+            if group == "hourly":
+                got = diff(after["hourly"], before["hourly"])
+            else:
+                got = diff(by_key(after[group]), by_key(before[group]))
+            self.assertEqual(got, expected, group)
+            if group != "hourly":
+                t_after, t_before = after[group]["totals"], before[group]["totals"]
+                self.assertEqual(t_after["impressions"] - t_before["impressions"], n_imp, group)
+                self.assertEqual(t_after["clicks"] - t_before["clicks"], n_clk, group)
+
+        doc = after["offer"]
+        self.assertEqual(list(doc), ["from", "to", "groupBy", "rows", "totals"])
+        self.assertEqual((doc["from"], doc["to"], doc["groupBy"]),
+                         (day_text(today()), day_text(today()), "offer"))
+        for row in doc["rows"]:
+            self.assertEqual(set(row), {"key", "impressions", "clicks", "ctr"})
+            self.assertIsInstance(row["key"], str)
+            self.assertAlmostEqual(row["ctr"], ctr(row["impressions"], row["clicks"]), places=12)
+        order = [(-r["impressions"], r["key"]) for r in doc["rows"]]
+        self.assertEqual(order, sorted(order), "by impressions, highest first, ties by key")
+        t = doc["totals"]
+        self.assertEqual(set(t), {"impressions", "clicks", "ctr"})
+        self.assertAlmostEqual(t["ctr"], ctr(t["impressions"], t["clicks"]), places=12)
+        self.assertEqual(t["impressions"], sum(r["impressions"] for r in doc["rows"]))
+        self.assertEqual(t["clicks"], sum(r["clicks"] for r in doc["rows"]))
+
+    def test_day_rows_cover_every_day_with_zeros(self):
+        start = today() - datetime.timedelta(days=9)
+        doc = self.admin.ok("GET", stats_path(day_text(start), day_text(today()), "day"))
+        self.assertEqual([r["key"] for r in doc["rows"]],
+                         [day_text(start + datetime.timedelta(days=i)) for i in range(10)])
+        self.assertEqual(doc["totals"]["impressions"], sum(r["impressions"] for r in doc["rows"]))
+        self.assertEqual(doc["totals"]["clicks"], sum(r["clicks"] for r in doc["rows"]))
+        # A range without events: ten rows of zeros (ctr 0), zero totals.
+        doc = self.admin.ok("GET", stats_path("2001-03-01", "2001-03-10", "day"))
+        self.assertEqual(doc["rows"], [{"key": "2001-03-%02d" % d, "impressions": 0, "clicks": 0,
+                                        "ctr": 0} for d in range(1, 11)])
+        self.assertEqual(doc["totals"], {"impressions": 0, "clicks": 0, "ctr": 0})
+        for group in ("offer", "placement", "country"):
+            doc = self.admin.ok("GET", stats_path("2001-03-01", "2001-03-10", group))
+            self.assertEqual(doc["rows"], [])
+        # groupBy defaults to day.
+        doc = self.admin.ok("GET", stats_path("2001-03-01", "2001-03-02"))
+        self.assertEqual(doc["groupBy"], "day")
+        self.assertEqual(len(doc["rows"]), 2)
+
+    def test_csv_matches_json(self):
+        self.generate()
+        d = day_text(today())
+        start = day_text(today() - datetime.timedelta(days=2))
+        for group in ("day", "offer", "placement", "country"):
+            doc = self.admin.ok("GET", stats_path(start, d, group))
+            st, h, raw = self.admin.get(stats_path(start, d, group, "csv"))
+            self.assertEqual(st, 200, raw)
+            self.assertEqual(h.get("content-type"), "text/csv; charset=utf-8")
+            self.assertEqual(h.get("content-disposition"),
+                             'attachment; filename="placard-stats-%s-%s-%s.csv"' % (start, d, group))
+            self.assertEqual(h.get("cache-control"), "no-store")
+            text = raw.decode("utf-8")
+            self.assertTrue(text.startswith("key,impressions,clicks,ctr\r\n"), text[:60])
+            rows = list(csv.reader(io.StringIO(text, newline="")))
+            self.assertEqual(rows[0], ["key", "impressions", "clicks", "ctr"])
+            self.assertEqual(len(rows) - 1, len(doc["rows"]))
+            for line, row in zip(rows[1:], doc["rows"]):
+                self.assertEqual(line[:3], [row["key"], str(row["impressions"]), str(row["clicks"])])
+                self.assertAlmostEqual(float(line[3]), row["ctr"], places=12)
+            if group != "day":
+                self.assertTrue(doc["rows"], group)
+
+    def test_validation_errors_name_the_field(self):
+        d = day_text(today())
+        cases = [
+            ("/stats?to=%s" % d, "missing_field", "from"),
+            ("/stats?from=%s" % d, "missing_field", "to"),
+            ("/stats", "missing_field", "from"),
+            (stats_path("2026-13-01", d), "invalid_field", "from"),
+            (stats_path("yesterday", d), "invalid_field", "from"),
+            (stats_path(d, "2026-02-30"), "invalid_field", "to"),
+            (stats_path("2026-01-02", "2026-01-01"), "invalid_field", "from"),
+            (stats_path("2025-01-01", "2026-01-02"), "invalid_field", "to"),  # 367 days
+            (stats_path("2024-12-31", "2026-01-01"), "invalid_field", "to"),  # 367 days
+            (stats_path(d, d, "week"), "invalid_field", "groupBy"),
+            (stats_path(d, d, "Day"), "invalid_field", "groupBy"),
+            (stats_path(d, d, "day", "xml"), "invalid_field", "format"),
+            (stats_path(d, d, "day", extra="&limit=10"), "invalid_field", "limit"),
+            (stats_path(d, d, "day", extra="&from=%s" % d), "invalid_field", "from"),
+        ]
+        for path, code, field in cases:
+            with self.subTest(path=path):
+                st, h, raw = self.admin.get(path)
+                self.assertError((st, h, raw if isinstance(raw, bytes) else
+                                  json.dumps(raw).encode()), 400, code, field)
+        # 366 days is the most allowed (2024 is a leap year).
+        doc = self.admin.ok("GET", stats_path("2024-01-01", "2024-12-31", "day"))
+        self.assertEqual(len(doc["rows"]), 366)
+
+    def test_not_signed_in(self):
+        d = day_text(today())
+        for path in (stats_path(d, d, "day"), stats_path(d, d, "offer", "csv")):
+            self.assertError(H.http("GET", "/admin/api/v1" + path), 401, "not_signed_in")
+        anon = AdminClient()
+        anon.cookie = "placard_session=" + "A" * 43
+        st, _, doc = anon.get(stats_path(d, d))
+        self.assertEqual(st, 401)
+        self.assertEqual(doc["error"]["code"], "not_signed_in")
+
+    def test_wrong_method(self):
+        d = day_text(today())
+        st, h, doc = self.admin.post(stats_path(d, d), {})
+        self.assertEqual(st, 405)
+        self.assertIn("GET", h.get("allow", ""))
+
+
+class RetentionTests(H.E2ETestCase):
+    def ctl(self, *args):
+        stack = H.current()
+        cmd = [os.path.join(H.ROOT, stack.build, "placardctl"), "--config", stack.path("placard.conf")]
+        env = {k: v for k, v in os.environ.items() if k != "PLACARD_CONFIG"}
+        proc = subprocess.run(cmd + list(args), capture_output=True, timeout=120, env=env)
+        return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
+
+    def insert_raw(self, table, time_column, age_sql, n):
+        """n raw rows `age_sql` old, their nonces MD5(tag, i); returns the tag."""
+        tag = secrets.token_hex(8)
+        H.db("INSERT INTO %s (token_nonce, offer_id, placement, country, issued_at, %s) "
+             "SELECT UNHEX(MD5(CONCAT('%s', seq))), 1300, 'wide', 'DE', UTC_TIMESTAMP() - %s, "
+             "UTC_TIMESTAMP(3) - %s FROM seq_1_to_%d" % (table, time_column, tag, age_sql, age_sql, n))
+        self.addCleanup(H.db, "DELETE FROM %s WHERE token_nonce IN (%s)" % (table, self.nonces(tag, n)))
+        return (tag, n)
+
+    @staticmethod
+    def nonces(tag, n):
+        return "SELECT UNHEX(MD5(CONCAT('%s', seq))) FROM seq_1_to_%d" % (tag, n)
+
+    def count(self, table, made):
+        return int(H.db("SELECT COUNT(*) FROM %s WHERE token_nonce IN (%s)"
+                        % (table, self.nonces(*made)))[0][0])
+
+    def rollup_sums(self):
+        return [tuple(0 if v == "NULL" else int(v) for v in H.db(
+            "SELECT COUNT(*), SUM(impressions), SUM(clicks) FROM %s" % t)[0])
+            for t in ("stats_hourly", "stats_daily")]
+
+    def test_retention_deletes_old_raw_rows_and_keeps_recent_ones_and_rollups(self):
+        old_imp = self.insert_raw("impressions", "recorded_at", "INTERVAL 100 DAY", 2500)
+        old_clk = self.insert_raw("clicks", "clicked_at", "INTERVAL 100 DAY", 30)
+        new_imp = self.insert_raw("impressions", "recorded_at", "INTERVAL 2 DAY", 20)
+        new_clk = self.insert_raw("clicks", "clicked_at", "INTERVAL 89 DAY", 5)
+        rollups = self.rollup_sums()
+        rc, out, err = self.ctl("retention", "run")
+        self.assertEqual(rc, 0, err)
+        self.assertRegex(out, r"retention 90 days: deleted \d+ impressions and \d+ clicks")
+        self.assertEqual(self.count("impressions", old_imp), 0)
+        self.assertEqual(self.count("clicks", old_clk), 0)
+        self.assertEqual(self.count("impressions", new_imp), 20)
+        self.assertEqual(self.count("clicks", new_clk), 5)
+        self.assertEqual(self.rollup_sums(), rollups)
+        # Nothing left to do: a second pass deletes nothing.
+        rc, out, _ = self.ctl("retention", "run")
+        self.assertEqual(rc, 0)
+        self.assertIn("deleted 0 impressions and 0 clicks", out)
+
+    def test_retention_never_below_the_token_time_to_live(self):
+        # rawEventRetentionDays 1 with tokens living 3 days: rows 2 days old stay.
+        H.set_setting("rawEventRetentionDays", "1", do_bump=False)
+        H.set_setting("tokenTtlSeconds", str(3 * 86400 - 10), do_bump=False)
+        self.addCleanup(H.set_setting, "tokenTtlSeconds", H.DEFAULT_SETTINGS["tokenTtlSeconds"])
+        self.addCleanup(H.set_setting, "rawEventRetentionDays", "90", do_bump=False)
+        two_days = self.insert_raw("impressions", "recorded_at", "INTERVAL 2 DAY", 3)
+        four_days = self.insert_raw("impressions", "recorded_at", "INTERVAL 4 DAY", 3)
+        rc, out, err = self.ctl("retention", "run")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("retention 3 days", out)
+        self.assertEqual(self.count("impressions", two_days), 3)
+        self.assertEqual(self.count("impressions", four_days), 0)
+
+    def end_lock_holder(self):
+        holder = H.db("SELECT IS_USED_LOCK('placard.retention')")[0][0]
+        if holder != "NULL":
+            H.db("KILL %d" % int(holder))
+        self.assertTrue(H.wait_until(lambda: H.db(
+            "SELECT IS_USED_LOCK('placard.retention') IS NULL")[0][0] == "1", timeout=5))
+
+    def test_one_pass_at_a_time(self):
+        # Another worker (any host) holds the lock: this pass skips, deleting nothing.
+        old = self.insert_raw("impressions", "recorded_at", "INTERVAL 100 DAY", 3)
+        stack = H.current()
+        holder = subprocess.Popen(
+            ["mariadb", "--defaults-file=%s" % stack.path("my.cnf"), "-u", "root", "placard",
+             "--batch", "--skip-column-names", "-e",
+             "SELECT GET_LOCK('placard.retention', 0); SELECT SLEEP(8);"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.addCleanup(holder.wait)
+        self.addCleanup(holder.kill)
+        self.addCleanup(self.end_lock_holder)
+        held = H.wait_until(lambda: H.db(
+            "SELECT IS_USED_LOCK('placard.retention') IS NOT NULL")[0][0] == "1", timeout=5)
+        self.assertTrue(held, "the lock was not taken")
+        rc, out, err = self.ctl("retention", "run")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("another retention pass is running", out)
+        self.assertEqual(self.count("impressions", old), 3)
+
+class OwnStackTests(H.StackTestCase):
+    """On a stack of its own whose config runs the worker's retention thread every second
+    (retention.interval_seconds = 1) and writes events the portable way (db.event_insert =
+    transaction: single-row inserts, new rows told by the affected-row count, as on MySQL); the
+    run's shared stack is restored afterwards."""
+
+    FIXTURES = False
+
+    @classmethod
+    def setUpClass(cls):
+        cls.previous = H._current
+        try:
+            super().setUpClass()
+        except BaseException:
+            H.set_stack(cls.previous)
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        try:
+            super().tearDownClass()
+        finally:
+            H.set_stack(cls.previous)
+
+    @classmethod
+    def prepare_stack(cls):
+        path = cls.stack.path("placard.conf")
+        with open(path) as f:
+            lines = [line for line in f.read().splitlines()
+                     if not line.startswith(("retention.interval_seconds", "db.event_insert"))]
+        with open(path, "w") as f:
+            f.write("\n".join(lines + ["retention.interval_seconds = 1",
+                                       "db.event_insert = transaction", ""]))
+        cls.stack.restart()
+
+    def test_transaction_flavor_counts_new_events_only(self):
+        d = day_text(today())
+        admin = AdminClient.signed_in(stack=self.stack)
+        before = {g: by_key(admin.ok("GET", stats_path(d, d, g))) for g in ("offer", "country")}
+        tokens = [H.mint_token(H.IMPRESSION, 4242, country="FR", placement="wide")
+                  for _ in range(3)]
+        answers = [json.loads(H.impression(t)[2])["status"] for t in tokens + tokens[:2]]
+        self.assertEqual(answers, ["recorded"] * 3 + ["duplicate"] * 2)
+        log = open(self.stack.path("log", "placard.log"), encoding="utf-8", errors="replace").read()
+        self.assertIn("events: batched inserts in transactions of single-row inserts", log)
+        after = {g: by_key(admin.ok("GET", stats_path(d, d, g))) for g in ("offer", "country")}
+        self.assertEqual(diff(after["offer"], before["offer"]), {"4242": (3, 0)})
+        self.assertEqual(diff(after["country"], before["country"]), {"FR": (3, 0)})
+        rows = H.db("SELECT placement, country, SUM(impressions), SUM(clicks) FROM stats_hourly "
+                    "WHERE offer_id = 4242 GROUP BY placement, country")
+        self.assertEqual(rows, [["wide", "FR", "3", "0"]])
+
+    def test_the_worker_deletes_old_raw_rows_on_its_own(self):
+        tag = secrets.token_hex(8)
+        for table, column, age, n in (("impressions", "recorded_at", "INTERVAL 95 DAY", 1500),
+                                      ("clicks", "clicked_at", "INTERVAL 95 DAY", 20),
+                                      ("impressions", "recorded_at", "INTERVAL 80 DAY", 7),
+                                      ("clicks", "clicked_at", "INTERVAL 1 HOUR", 3)):
+            H.db("INSERT INTO %s (token_nonce, offer_id, placement, country, issued_at, %s) "
+                 "SELECT UNHEX(MD5(CONCAT('%s', '%s', seq))), 7, 'wide', 'DE', UTC_TIMESTAMP() - %s, "
+                 "UTC_TIMESTAMP(3) - %s FROM seq_1_to_%d" % (table, column, tag, age, age, age, n))
+
+        def count(table, column, older):
+            return int(H.db("SELECT COUNT(*) FROM %s WHERE %s %s UTC_TIMESTAMP() - INTERVAL 90 DAY"
+                            % (table, column, "<" if older else ">="))[0][0])
+
+        gone = H.wait_until(lambda: count("impressions", "recorded_at", True) == 0
+                            and count("clicks", "clicked_at", True) == 0, timeout=20, interval=0.2)
+        self.assertTrue(gone, "old rows still there after 20 s:\n" + self.stack.tail("placard.log"))
+        self.assertEqual(count("impressions", "recorded_at", False), 7)
+        self.assertEqual(count("clicks", "clicked_at", False), 3)
+        log = open(self.stack.path("log", "placard.log"), encoding="utf-8", errors="replace").read()
+        self.assertRegex(log, r"retention: deleted \d+ impressions and \d+ clicks older than 90 days")
+
+
+if __name__ == "__main__":
+    unittest.main()
