@@ -3,6 +3,9 @@ import { api, optional, query, statsUrl } from '../api.js';
 import { add, h, note, table, fmtInt, fmtPct, fmtTime } from '../dom.js';
 import { Form, input, submit } from '../forms.js';
 
+// Whole numbers only on the count axis.
+const COUNT_STEPS = [1, 2, 5].flatMap((m) => [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8].map((p) => m * p)).sort((a, b) => a - b);
+
 function isoDay(d) {
   return d.toISOString().slice(0, 10);
 }
@@ -22,9 +25,9 @@ export async function render(view, ctx) {
 
   const chartBox = h('section', { class: 'card wide', 'aria-labelledby': 'chart-h' }, h('h2', { id: 'chart-h' }, 'Impressions, clicks and click-through rate per day'));
   const perPlacement = h('section', { class: 'card', 'aria-labelledby': 'pl-h' }, h('h2', { id: 'pl-h' }, 'CTR per placement'));
-  const topOffers = h('section', { class: 'card', 'aria-labelledby': 'to-h' }, h('h2', { id: 'to-h' }, 'Top offers'));
+  const topOffers = h('section', { class: 'card wide', 'aria-labelledby': 'to-h' }, h('h2', { id: 'to-h' }, 'Top offers'));
   const sync = h('section', { class: 'card', 'aria-labelledby': 'sy-h' }, h('h2', { id: 'sy-h' }, 'Last sync'));
-  add(view, h('h1', {}, 'Dashboard'), form.el, h('div', { class: 'grid' }, chartBox, perPlacement, topOffers, sync));
+  add(view, h('h1', {}, 'Dashboard'), form.el, h('div', { class: 'grid' }, chartBox, perPlacement, sync, topOffers));
 
   const range = { from, to };
   let days;
@@ -78,7 +81,7 @@ async function renderChart(box, stats, range) {
       width: width(), height: 260,
       title: '',
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-      scales: { x: { time: true }, ctr: { auto: true } },
+      scales: { x: { time: true }, y: { range: (u, min, max) => [0, Math.max(5, max)] }, ctr: { range: (u, min, max) => [0, Math.max(1, max)] } },
       series: [
         { label: 'Day' },
         { label: 'Impressions', stroke: '#1f5fbf', width: 2, value: (u, v) => (v == null ? '—' : fmtInt(v)) },
@@ -86,7 +89,7 @@ async function renderChart(box, stats, range) {
         { label: 'CTR %', stroke: '#2c7a3f', width: 2, dash: [6, 4], scale: 'ctr', value: (u, v) => (v == null ? '—' : v.toFixed(2) + ' %') },
       ],
       axes: [{ space: 70, incrs: [86400, 2 * 86400, 7 * 86400, 14 * 86400, 28 * 86400, 91 * 86400], values: (u, splits) => splits.map((t) => new Date(t * 1000).toISOString().slice(5, 10)) },
-        { label: 'Count' }, { scale: 'ctr', side: 1, label: 'CTR %', grid: { show: false } }],
+        { label: 'Count', incrs: COUNT_STEPS }, { scale: 'ctr', side: 1, label: 'CTR %', grid: { show: false } }],
     }, [xs, imp, clk, ctr], chart);
     chart.setAttribute('aria-label', `Chart of ${rows.length} days: ${fmtInt(stats.totals.impressions)} impressions, ${fmtInt(stats.totals.clicks)} clicks`);
     chart.setAttribute('role', 'img');
