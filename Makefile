@@ -30,13 +30,21 @@ UNIT_SRCS := $(shell find tests/unit -name '*.cpp' | sort)
 UNIT_OBJS := $(UNIT_SRCS:%.cpp=$(BUILD)/obj/%.o)
 DEPS_OK   := $(BUILD)/.deps-ok
 
-.PHONY: all deps run start stop test unit e2e bench bench-handler lint format clean
+.PHONY: all deps node-deps run start stop test unit e2e bench bench-handler lint format clean
 all: $(BUILD)/placard.fcgi $(BUILD)/placardctl
 
 # Debian packages: scripts/deps.sh installs only what is missing (as root) or explains and fails.
 deps $(DEPS_OK): scripts/deps.sh
 	@bash scripts/deps.sh
 	@mkdir -p $(BUILD) && touch $(DEPS_OK)
+
+# The admin page's npm packages (uPlot; playwright-core and axe-core for its browser tests), from
+# the lock file: npm ci only when node_modules is missing or older than the lock.
+NODE_OK := node_modules/.package-lock.json
+node-deps: $(NODE_OK)
+$(NODE_OK): package-lock.json package.json | $(DEPS_OK)
+	npm ci --no-audit --no-fund
+	@touch $@
 
 $(BUILD)/obj/%.o: %.cpp | $(DEPS_OK)
 	@mkdir -p $(dir $@)
@@ -55,10 +63,10 @@ $(BUILD)/placardctl: $(CTL_OBJS) $(BUILD)/libplacard.a
 $(BUILD)/unit_tests: $(UNIT_OBJS) $(BUILD)/libplacard.a
 	$(CXX) $(LDFLAGS) -o $@ $^ -lgtest -lgtest_main $(LIBS)
 
-run: all
+run: all $(NODE_OK)
 	@bash scripts/stack.sh run
 
-start: all
+start: all $(NODE_OK)
 	@bash scripts/stack.sh start
 
 stop:
@@ -72,7 +80,7 @@ $(BUILD)/network_probe: $(BUILD)/obj/tests/network_probe/network_probe.o $(BUILD
 	$(CXX) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 # Every suite: unit (GoogleTest), end-to-end behind lighttpd and Apache; ends with "N passed, M failed".
-test: all $(BUILD)/unit_tests $(BUILD)/network_probe
+test: all $(BUILD)/unit_tests $(BUILD)/network_probe $(NODE_OK)
 	@bash scripts/run-tests.sh
 
 bench: all

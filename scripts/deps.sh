@@ -11,6 +11,10 @@ readonly PACKAGES=(
   lighttpd apache2 libapache2-mod-fcgid
   wrk curl python3
   clang-format clang-tidy
+  # The admin page's browser tests: node and npm (lock file installs by make), Debian's Chromium.
+  # Debian's npm only when no npm is there: NodeSource's nodejs brings its own and conflicts.
+  nodejs chromium
+  $(command -v npm >/dev/null 2>&1 || echo npm)
 )
 readonly POLICY_RC_D=/usr/sbin/policy-rc.d
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What `make test` runs (make exports BUILD: build or build/san). Every suite runs even when an
 # earlier one failed: unit tests (GoogleTest), end-to-end behind lighttpd, then Apache, the worker's
-# mod_fcgid and CGI modes, then lint.
+# mod_fcgid and CGI modes, the admin page in headless Chromium, then lint.
 # The very last line printed is "N passed, M failed" (all suites); exit status 1 if M > 0.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -103,6 +103,21 @@ except Exception:
     p, f = 0, 1
 print(p, f if (f or sys.argv[2] == "0") else 1)' "$summary" "$rc")
 record "e2e-modes" "$mp" "$mf"
+
+# --- the admin page in headless Chromium behind lighttpd (tests/browser/run.mjs) -----------
+summary="$RESULTS/browser.json"
+rm -f "$summary"
+echo "==== browser tests of the admin page (Chromium, lighttpd)"
+timeout -k 30 900 node tests/browser/run.mjs --build "$BUILD" --summary "$summary"
+rc=$?
+read -r bp bf < <(python3 -c '
+import json, sys
+try:
+    d = json.load(open(sys.argv[1])); p, f = int(d["passed"]), int(d["failed"])
+except Exception:
+    p, f = 0, 1
+print(p, f if (f or sys.argv[2] == "0") else 1)' "$summary" "$rc")
+record "browser" "$bp" "$bf"
 
 # --- lint: clang-format and clang-tidy clean (one check) -----------------------------------
 echo "==== lint (clang-format, clang-tidy)"

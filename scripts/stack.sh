@@ -596,6 +596,15 @@ copy_static() {
   local target="$WWW/admin"
   rm -rf -- "$target.new"
   cp -R -- "$REPO/admin-static" "$target.new"
+  # The chart library, from the npm lock file's install (make runs npm ci): served from here,
+  # never from another origin. Without it the page still works and says the chart is missing.
+  local lib="$REPO/node_modules/uplot/dist"
+  if [[ -r "$lib/uPlot.esm.js" && -r "$lib/uPlot.min.css" ]]; then
+    mkdir -p -- "$target.new/vendor"
+    cp -- "$lib/uPlot.esm.js" "$lib/uPlot.min.css" "$target.new/vendor/"
+  else
+    warn "$lib is missing (run make): the admin page's chart is not drawn"
+  fi
   chmod -R u=rwX,go=rX -- "$target.new"
   rm -rf -- "$target"
   mv -- "$target.new" "$target"

@@ -83,7 +83,9 @@ class PlacardctlTests(H.StackTestCase):
 
     def test_applied_migrations_carry_the_checksum_of_their_file(self):
         rows = H.db("SELECT version, name, checksum FROM schema_migrations ORDER BY version")
-        self.assertEqual([r[:2] for r in rows], [["1", "0001_initial.sql"], ["2", "0002_admin.sql"]])
+        files = sorted(n for n in os.listdir(os.path.join(H.ROOT, "sql"))
+                       if n[:4].isdigit() and n.endswith(".sql"))
+        self.assertEqual([r[:2] for r in rows], [[str(int(n[:4])), n] for n in files])
         for _, name, checksum in rows:
             with open(os.path.join(H.ROOT, "sql", name), "rb") as f:
                 self.assertEqual(checksum, hashlib.sha256(f.read()).hexdigest(), name)
@@ -168,7 +170,9 @@ class PlacardctlTests(H.StackTestCase):
             self.assertIn("%s command denied" % command, proc.stderr.decode(), sql)
         self.assertEqual(H.db("SELECT action FROM audit_log WHERE target = '%s'" % target),
                          [["e2e.check"]])
-        self.assertEqual(H.db("SELECT COUNT(*) FROM schema_migrations"), [["2"]])
+        n_files = len([n for n in os.listdir(os.path.join(H.ROOT, "sql"))
+                       if n[:4].isdigit() and n.endswith(".sql")])
+        self.assertEqual(H.db("SELECT COUNT(*) FROM schema_migrations"), [[str(n_files)]])
         # What the worker needs still works: reading and writing its other tables.
         proc = self.runtime_sql("SELECT COUNT(*) FROM schema_migrations; "
                                 "UPDATE settings SET value = value WHERE name = 'available'; "
