@@ -53,9 +53,9 @@ Actor require_session(const http::Request& request, db::AccountStore& accounts,
 }
 
 std::string session_cookie(const http::Request& request, const std::string& token) {
-  std::string c = session_cookie_name(request) + "=" + token +
-                  "; Path=/; HttpOnly; SameSite=Strict; Max-Age=" +
-                  std::to_string(kSessionLifetimeSeconds);
+  std::string c =
+      session_cookie_name(request) + "=" + token +
+      "; Path=/; HttpOnly; SameSite=Strict; Max-Age=" + std::to_string(kSessionLifetimeSeconds);
   if (request.https) c += "; Secure";
   return c;
 }

@@ -71,7 +71,8 @@ std::string Body::string(std::string_view name, std::size_t min_chars,
 std::optional<bool> Body::opt_boolean(std::string_view name) const {
   if (!has(name)) return std::nullopt;
   const auto& v = value(name);
-  if (!v.IsBool()) throw http::invalid_field(name_of(name), name_of(name) + " must be true or false");
+  if (!v.IsBool())
+    throw http::invalid_field(name_of(name), name_of(name) + " must be true or false");
   return v.GetBool();
 }
 
@@ -106,13 +107,13 @@ std::optional<std::optional<std::int64_t>> Body::opt_nullable_time(std::string_v
   if (!has(name)) return std::nullopt;
   const auto& v = value(name);
   if (v.IsNull()) return std::optional<std::int64_t>{};
-  const auto t = v.IsString() ? util::parse_rfc3339(std::string_view(v.GetString(),
-                                                                      v.GetStringLength()))
-                              : std::nullopt;
+  const auto t = v.IsString()
+                     ? util::parse_rfc3339(std::string_view(v.GetString(), v.GetStringLength()))
+                     : std::nullopt;
   if (!t) {
-    throw http::invalid_field(name_of(name),
-                              name_of(name) + " must be an RFC 3339 time such as "
-                                              "2026-12-31T23:59:59Z, or null");
+    throw http::invalid_field(name_of(name), name_of(name) +
+                                                 " must be an RFC 3339 time such as "
+                                                 "2026-12-31T23:59:59Z, or null");
   }
   return std::optional<std::int64_t>{*t};
 }

@@ -74,8 +74,8 @@ http::Response sign_in(http::Request& req, AdminContext& ctx) {
                               client);
       ctx.stores.tx.audit({account ? std::optional<std::uint64_t>(account->id) : std::nullopt,
                            "session.sign_in_failed",
-                           account ? "account:" + std::to_string(account->id) : "account",
-                           "", account ? audit_email(account->email) : ""});
+                           account ? "account:" + std::to_string(account->id) : "account", "",
+                           account ? audit_email(account->email) : ""});
     });
     throw http::ApiError{401, "invalid_credentials", "Wrong email or password"};
   }
@@ -88,9 +88,9 @@ http::Response sign_in(http::Request& req, AdminContext& ctx) {
   std::string raw = crypto::random_bytes(32);
   const std::string token = crypto::base64url_encode(raw);
   const auto hash = crypto::sha256(raw);
-  const std::string rehash =
-      crypto::password_hash_outdated(account->password_hash) ? crypto::hash_password(password)
-                                                             : std::string{};
+  const std::string rehash = crypto::password_hash_outdated(account->password_hash)
+                                 ? crypto::hash_password(password)
+                                 : std::string{};
   ctx.stores.tx.run([&] {
     if (!rehash.empty()) accounts.set_password_hash(account->id, rehash);
     accounts.create_session(hash, account->id, kSessionLifetimeSeconds);

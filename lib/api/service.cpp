@@ -109,7 +109,8 @@ http::Response Service::handle(http::Request& request) {
     response.set_header("Access-Control-Allow-Origin", std::string(request.header("origin")));
   }
   if (answer_varies_by_origin(request, shared_)) add_vary(response, "Origin");
-  if (is_admin_api_path(request.path) || (response.status >= 400 && !response.has("cache-control"))) {
+  if (is_admin_api_path(request.path) ||
+      (response.status >= 400 && !response.has("cache-control"))) {
     response.set_header("Cache-Control", "no-store");
   }
   response.set_header("X-Content-Type-Options", "nosniff");

@@ -35,8 +35,7 @@ Settings parse_settings(const std::map<std::string, std::string>& values,
     } else if (name == "tokenTtlSeconds") {
       ok = parse_int<std::int64_t>(value, 1, 30LL * 86400, s.token_ttl_seconds);
     } else if (name == "sessionIdleMinutes") {
-      ok = parse_int(value, kMinSessionIdleMinutes, kMaxSessionIdleMinutes,
-                     s.session_idle_minutes);
+      ok = parse_int(value, kMinSessionIdleMinutes, kMaxSessionIdleMinutes, s.session_idle_minutes);
     } else if (name == "rawEventRetentionDays") {
       ok = parse_int(value, kMinRetentionDays, kMaxRetentionDays, s.raw_event_retention_days);
     } else if (name == "networkSyncIntervalMinutes") {

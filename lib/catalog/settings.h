@@ -20,9 +20,9 @@ struct Settings {
   bool allowed_client_origins_unreadable = false;
   std::int64_t token_ttl_seconds = 86400;
   std::string public_origin;
-  int session_idle_minutes = 30;           // admin sessions end after this long unused
-  int raw_event_retention_days = 90;       // raw impressions and clicks older than this go
-  int network_sync_interval_minutes = 0;   // 0: no scheduled network sync
+  int session_idle_minutes = 30;          // admin sessions end after this long unused
+  int raw_event_retention_days = 90;      // raw impressions and clicks older than this go
+  int network_sync_interval_minutes = 0;  // 0: no scheduled network sync
 };
 
 // Ranges of the administrator settings (contract 6.1 and the settings added since).

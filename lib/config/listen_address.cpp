@@ -21,8 +21,10 @@ ListenCheck check_listen(std::string_view listen) {
   }
   const auto colon = listen.rfind(':');
   if (colon == std::string_view::npos || colon == 0) {
-    return {"listen: " + std::string(kForms) + " (an address is required: it never binds every "
-            "interface)", {}};
+    return {"listen: " + std::string(kForms) +
+                " (an address is required: it never binds every "
+                "interface)",
+            {}};
   }
   const std::string_view host = listen.substr(0, colon);
   const std::string_view port_text = listen.substr(colon + 1);

@@ -96,7 +96,7 @@ void StatsCache::put_open(StatsGroup group, std::int64_t day, const StatsCounts&
   open_[{group, day}] = Open{fingerprint, std::move(rows)};
   // Open days are today and its neighbours: forget the days before those.
   for (auto it = open_.begin(); it != open_.end();) {
-    it = it->first.second < day - 2 * 86400 ? open_.erase(it) : std::next(it);
+    it = it->first.second < day - std::int64_t{2} * 86400 ? open_.erase(it) : std::next(it);
   }
 }
 

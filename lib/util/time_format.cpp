@@ -83,11 +83,11 @@ std::optional<std::int64_t> parse_rfc3339(std::string_view t) {
     const int oh = digits(zone, 1, 2);
     const int om = digits(zone, 4, 2);
     if (oh < 0 || oh > 23 || om < 0 || om > 59) return std::nullopt;
-    offset = (oh * 3600 + om * 60) * (zone[0] == '+' ? 1 : -1);
+    offset = (std::int64_t{oh} * 3600 + std::int64_t{om} * 60) * (zone[0] == '+' ? 1 : -1);
   } else {
     return std::nullopt;
   }
-  return *day + h * 3600 + mi * 60 + s - offset;
+  return *day + std::int64_t{h} * 3600 + std::int64_t{mi} * 60 + s - offset;
 }
 
 std::string format_date(std::int64_t unix_seconds) {

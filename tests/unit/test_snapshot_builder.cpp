@@ -598,10 +598,13 @@ TEST(CatalogSettings, AdminSettingsAndTheirRanges) {
   EXPECT_EQ(s.session_idle_minutes, 5);
   EXPECT_EQ(s.raw_event_retention_days, 30);
   EXPECT_EQ(s.network_sync_interval_minutes, 60);
-  for (const auto& [name, value] : std::vector<std::pair<std::string, std::string>>{
-           {"sessionIdleMinutes", "0"}, {"sessionIdleMinutes", "1441"},
-           {"rawEventRetentionDays", "0"}, {"rawEventRetentionDays", "3651"},
-           {"networkSyncIntervalMinutes", "-1"}, {"networkSyncIntervalMinutes", "10081"}}) {
+  for (const auto& [name, value] :
+       std::vector<std::pair<std::string, std::string>>{{"sessionIdleMinutes", "0"},
+                                                        {"sessionIdleMinutes", "1441"},
+                                                        {"rawEventRetentionDays", "0"},
+                                                        {"rawEventRetentionDays", "3651"},
+                                                        {"networkSyncIntervalMinutes", "-1"},
+                                                        {"networkSyncIntervalMinutes", "10081"}}) {
     std::vector<std::string> p;
     const Settings d = parse_settings({{name, value}}, p);
     EXPECT_EQ(p.size(), 1u) << name << "=" << value;

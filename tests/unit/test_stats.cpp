@@ -18,6 +18,7 @@ using db::StatsRow;
 
 std::vector<std::string> keys(const std::vector<StatsRow>& rows) {
   std::vector<std::string> out;
+  out.reserve(rows.size());
   for (const auto& r : rows) out.push_back(r.key);
   return out;
 }
@@ -85,13 +86,13 @@ TEST(StatsCache, KeepsTheMostRecentlyUsed) {
 TEST(StatsCache, OpenDaysAreKeptOnlyWhileTheirTotalsStay) {
   db::StatsCache cache;
   auto rows = std::make_shared<const std::vector<StatsRow>>(std::vector<StatsRow>{{"7", {2, 1}}});
-  const std::int64_t day = 20000 * 86400;
+  const std::int64_t day = std::int64_t{20000} * 86400;
   cache.put_open(StatsGroup::offer, day, {2, 1}, rows);
   EXPECT_EQ(cache.get_open(StatsGroup::offer, day, {2, 1}), rows);
   EXPECT_EQ(cache.get_open(StatsGroup::offer, day, {3, 1}), nullptr);  // an event came in
   EXPECT_EQ(cache.get_open(StatsGroup::country, day, {2, 1}), nullptr);
-  cache.put_open(StatsGroup::offer, day + 3 * 86400, {0, 0}, rows);    // days later
-  EXPECT_EQ(cache.get_open(StatsGroup::offer, day, {2, 1}), nullptr);  // forgotten
+  cache.put_open(StatsGroup::offer, day + std::int64_t{3} * 86400, {0, 0}, rows);  // days later
+  EXPECT_EQ(cache.get_open(StatsGroup::offer, day, {2, 1}), nullptr);              // forgotten
 }
 
 TEST(StatsHandlers, EveryDayOfTheRangeWithZeros) {
@@ -170,7 +171,7 @@ TEST(Retention, NeverBelowTheTokenTimeToLive) {
   EXPECT_EQ(db::effective_retention_days(90, 86400), 90);
   EXPECT_EQ(db::effective_retention_days(1, 86400), 1);
   EXPECT_EQ(db::effective_retention_days(1, 86401), 2);
-  EXPECT_EQ(db::effective_retention_days(3, 30 * 86400), 30);
+  EXPECT_EQ(db::effective_retention_days(3, std::int64_t{30} * 86400), 30);
 }
 
 TEST(Retention, IntervalIsAConfigKey) {
