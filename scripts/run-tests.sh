@@ -89,19 +89,25 @@ EOF
   record "e2e-$server" "$ep" "$ef"
 done
 
+# summary_counts FILE RC: "passed failed" from a suite's {"passed": N, "failed": M} summary;
+# a missing or broken summary, or a non-zero exit with nothing failed, counts as one failure.
+summary_counts() {
+  python3 -c '
+import json, sys
+try:
+    d = json.load(open(sys.argv[1])); p, f = int(d["passed"]), int(d["failed"])
+except Exception:
+    p, f = 0, 1
+print(p, f if (f or sys.argv[2] == "0") else 1)' "$1" "$2"
+}
+
 # --- end-to-end: the worker spawned by mod_fcgid (socket on fd 0) and as plain CGI ----------
 summary="$RESULTS/e2e-modes.json"
 rm -f "$summary"
 echo "==== end-to-end tests of the worker's other modes (mod_fcgid, CGI)"
 timeout -k 30 300 python3 tests/e2e/test_worker_modes.py --build "$BUILD" --summary "$summary"
 rc=$?
-read -r mp mf < <(python3 -c '
-import json, sys
-try:
-    d = json.load(open(sys.argv[1])); p, f = int(d["passed"]), int(d["failed"])
-except Exception:
-    p, f = 0, 1
-print(p, f if (f or sys.argv[2] == "0") else 1)' "$summary" "$rc")
+read -r mp mf < <(summary_counts "$summary" "$rc")
 record "e2e-modes" "$mp" "$mf"
 
 # --- the admin page in headless Chromium behind lighttpd (tests/browser/run.mjs) -----------
@@ -110,13 +116,7 @@ rm -f "$summary"
 echo "==== browser tests of the admin page (Chromium, lighttpd)"
 timeout -k 30 900 node tests/browser/run.mjs --build "$BUILD" --summary "$summary"
 rc=$?
-read -r bp bf < <(python3 -c '
-import json, sys
-try:
-    d = json.load(open(sys.argv[1])); p, f = int(d["passed"]), int(d["failed"])
-except Exception:
-    p, f = 0, 1
-print(p, f if (f or sys.argv[2] == "0") else 1)' "$summary" "$rc")
+read -r bp bf < <(summary_counts "$summary" "$rc")
 record "browser" "$bp" "$bf"
 
 # --- lint: clang-format and clang-tidy clean (one check) -----------------------------------
