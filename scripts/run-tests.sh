@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What `make test` runs (make exports BUILD: build or build/san). Every suite runs even when an
 # earlier one failed: unit tests (GoogleTest), end-to-end behind lighttpd, then Apache, the worker's
-# mod_fcgid and CGI modes, the admin page in headless Chromium, then lint.
+# mod_fcgid and CGI modes, the admin page in headless Chromium behind each, then lint.
 # The very last line printed is "N passed, M failed" (all suites); exit status 1 if M > 0.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -110,14 +110,16 @@ rc=$?
 read -r mp mf < <(summary_counts "$summary" "$rc")
 record "e2e-modes" "$mp" "$mf"
 
-# --- the admin page in headless Chromium behind lighttpd (tests/browser/run.mjs) -----------
-summary="$RESULTS/browser.json"
-rm -f "$summary"
-echo "==== browser tests of the admin page (Chromium, lighttpd)"
-timeout -k 30 900 node tests/browser/run.mjs --build "$BUILD" --summary "$summary"
-rc=$?
-read -r bp bf < <(summary_counts "$summary" "$rc")
-record "browser" "$bp" "$bf"
+# --- the admin page in headless Chromium, behind each web server (tests/browser/run.mjs) ------
+for server in lighttpd apache; do
+  summary="$RESULTS/browser-$server.json"
+  rm -f "$summary"
+  echo "==== browser tests of the admin page (Chromium, $server)"
+  timeout -k 30 900 node tests/browser/run.mjs --build "$BUILD" --server "$server" --summary "$summary"
+  rc=$?
+  read -r bp bf < <(summary_counts "$summary" "$rc")
+  record "browser-$server" "$bp" "$bf"
+done
 
 # --- lint: clang-format and clang-tidy clean (one check) -----------------------------------
 echo "==== lint (clang-format, clang-tidy)"

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Browser tests of the admin page: headless Debian Chromium (playwright-core) against the real
-// stack behind lighttpd. Usage: node tests/browser/run.mjs [--build build] [--summary FILE]
-//   [--screenshots DIR] [--keep] [-k WORD[,WORD...]] (only the tests whose names hold one). Prints each test, then "N passed, M failed, K skipped";
+// stack behind lighttpd or Apache. Usage: node tests/browser/run.mjs [--build build]
+//   [--server lighttpd|apache] [--summary FILE] [--screenshots DIR] [--keep] [-k WORD[,WORD...]] (only the tests whose names hold one). Prints each test, then "N passed, M failed, K skipped";
 // writes {"passed", "failed", "skipped", "tests": [...]} to --summary; exit 1 when M > 0.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,7 +13,8 @@ const args = process.argv.slice(2);
 const opt = (name, def) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : def; };
 const BUILD = opt('--build', process.env.BUILD || 'build');
 const SUMMARY = opt('--summary', null);
-const SHOTS = path.resolve(REPO, opt('--screenshots', 'build/screenshots'));
+const SERVER = opt('--server', 'lighttpd');
+const SHOTS = path.resolve(REPO, opt('--screenshots', SERVER === 'lighttpd' ? 'build/screenshots' : `build/screenshots-${SERVER}`));
 const KEEP = args.includes('--keep');
 const ONLY = opt('-k', null);
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
@@ -513,7 +514,7 @@ test('sign out', async () => {
 async function main() {
   let setupError = null;
   try {
-    await stack.start({ build: BUILD });
+    await stack.start({ build: BUILD, server: SERVER });
     stack.sql(fixtureSql());
     const noSandbox = process.getuid && process.getuid() === 0; // Chromium refuses root without it
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: noSandbox ? ['--no-sandbox'] : [] });
