@@ -26,6 +26,18 @@ record() {  # name passed failed
   names+=("$1"); passed+=("$2"); failed+=("$3")
 }
 
+# summary_counts FILE RC: "passed failed" from a suite's {"passed": N, "failed": M} summary;
+# a missing or broken summary, or a non-zero exit with nothing failed, counts as one failure.
+summary_counts() {
+  python3 -c '
+import json, sys
+try:
+    d = json.load(open(sys.argv[1])); p, f = int(d["passed"]), int(d["failed"])
+except Exception:
+    p, f = 0, 1
+print(p, f if (f or sys.argv[2] == "0") else 1)' "$1" "$2"
+}
+
 # --- unit tests ---------------------------------------------------------------------------
 unit_json="$RESULTS/unit.json"
 rm -f "$unit_json"
@@ -70,36 +82,9 @@ for server in lighttpd apache; do
   echo "==== end-to-end tests behind $server"
   timeout -k 30 1300 python3 tests/e2e/run.py --server "$server" --build "$BUILD" --summary "$summary"
   rc=$?
-  counts=$(python3 - "$summary" "$rc" <<'EOF'
-import json, sys
-path, rc = sys.argv[1], int(sys.argv[2])
-try:
-    with open(path) as f:
-        doc = json.load(f)
-    p, f = int(doc["passed"]), int(doc["failed"])
-except (OSError, ValueError, KeyError, TypeError):
-    print(0, 1)  # crashed without a summary
-    sys.exit()
-if rc != 0 and f == 0:
-    f = 1
-print(p, f)
-EOF
-)
-  read -r ep ef <<<"$counts"
+  read -r ep ef < <(summary_counts "$summary" "$rc")
   record "e2e-$server" "$ep" "$ef"
 done
-
-# summary_counts FILE RC: "passed failed" from a suite's {"passed": N, "failed": M} summary;
-# a missing or broken summary, or a non-zero exit with nothing failed, counts as one failure.
-summary_counts() {
-  python3 -c '
-import json, sys
-try:
-    d = json.load(open(sys.argv[1])); p, f = int(d["passed"]), int(d["failed"])
-except Exception:
-    p, f = 0, 1
-print(p, f if (f or sys.argv[2] == "0") else 1)' "$1" "$2"
-}
 
 # --- end-to-end: the worker spawned by mod_fcgid (socket on fd 0) and as plain CGI ----------
 summary="$RESULTS/e2e-modes.json"
