@@ -515,11 +515,14 @@ def main():
         md += ["## Statistics (GET /admin/api/v1/stats)", "",
                "%s to %s (%d days), signed in, one request at a time. Rollups generated directly "
                "(%.0f s): %s offer rows holding %s impressions and %s clicks; %s placement rows, %s country "
-               "rows. The first request sums every sealed day in SQL; later ones find those sums in the "
-               "worker's cache and read only the days that can still change." % (
+               "rows. The workers' rollup job then built the monthly sums of %s sealed months in %.0f s "
+               "(once, as each month ends). The first request reads whole months from those and the "
+               "other sealed days from the daily rows, summed in SQL; later ones find the sums in "
+               "the worker's cache and read only the days that can still change." % (
                    sd["from"], sd["to"], sd["days"], sd["fill_s"], fmt_int(r["offer"]["rows"]),
                    fmt_int(r["offer"]["impressions"]), fmt_int(r["offer"]["clicks"]),
-                   fmt_int(r["placement"]["rows"]), fmt_int(r["country"]["rows"])),
+                   fmt_int(r["placement"]["rows"]), fmt_int(r["country"]["rows"]),
+                   sd.get("months", 0), sd.get("months_s", 0)),
                "", md_table(shead, srows), ""]
     md += ["## Targets (issue 6): %d of %d met" % (passed, len(checks)), ""]
     md += ["- " + line for line in checks_lines(checks)] + [""]

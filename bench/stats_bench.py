@@ -11,9 +11,12 @@ share is below one event a day gets one with that probability, as a long tail do
 2 % of impressions, a weekly swing; the placement and country rows are the same events split
 over 5 placements and 20 countries. stats_hourly is not filled: reports never read it.
 
-Measured, signed in, one request at a time (a person at the admin page, not a load test): per
-groupBy (day, offer), the first request (nothing cached: every sealed day summed in SQL) on its
-own, then --requests more; p50/p99/max in ms. The totals are checked against the rows' sums.
+Then it waits for the workers' rollup job to build the monthly sums of every sealed month
+(stats_monthly, as it does once when a month ends) and notes how long that took. Measured,
+signed in, one request at a time (a person at the admin page, not a load test): per groupBy
+(day, offer), the first request (nothing cached in the worker: the whole months read from
+stats_monthly, the other days from stats_daily, summed in SQL) on its own, then --requests
+more; p50/p99/max in ms. The totals are checked against the rows' sums.
 Prints one line: BENCHSTATS {json}.
 """
 
@@ -71,6 +74,29 @@ def fill(mycnf, events, offers, days):
     return {r[0]: {"rows": int(r[1]), "impressions": int(r[2]), "clicks": int(r[3])} for r in rows}
 
 
+def wait_for_months(mycnf, timeout=1800):
+    """Waits until stats_months holds every sealed month that has rows (built from the totals its
+    days hold); returns how many months that is."""
+    now = time.time()
+    sealed = datetime.datetime.fromtimestamp(((int(now) - 3600) // 86400 - 1) * 86400,
+                                            datetime.timezone.utc).date()
+    after = sealed + datetime.timedelta(days=1)
+    before = datetime.date(after.year, after.month, 1)
+    want = int(sql(mycnf, "SELECT COUNT(DISTINCT DATE_FORMAT(day, '%%Y-%%m')) FROM stats_daily "
+                          "WHERE dim = 'placement' AND day < '%s'" % before)[0][0])
+    deadline = time.time() + timeout
+    while True:
+        built = int(sql(mycnf, "SELECT COUNT(*) FROM stats_months m JOIN (SELECT DATE_SUB(day, "
+                               "INTERVAL DAYOFMONTH(day) - 1 DAY) month, SUM(impressions) i FROM "
+                               "stats_daily WHERE dim = 'placement' GROUP BY 1) d ON d.month = "
+                               "m.month AND d.i = m.impressions")[0][0])
+        if built >= want:
+            return want
+        if time.time() > deadline:
+            raise SystemExit("stats_bench: %d of %d months built after %d s" % (built, want, timeout))
+        time.sleep(1)
+
+
 def sign_in(base, password):
     u = urllib.parse.urlsplit(base)
     conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
@@ -114,12 +140,16 @@ def main():
     t0 = time.time()
     filled = fill(a.mycnf, a.events, a.offers, a.days)
     fill_s = time.time() - t0
+    t0 = time.time()
+    months = wait_for_months(a.mycnf)
+    months_s = time.time() - t0
     with open(a.password_file) as f:
         password = f.read().strip()
     conn, cookie = sign_in(a.base_url, password)
     today = datetime.datetime.now(datetime.timezone.utc).date()
     frm = (today - datetime.timedelta(days=a.days - 1)).isoformat()
-    out = {"fill_s": round(fill_s, 1), "rollups": filled, "from": frm, "to": today.isoformat(),
+    out = {"fill_s": round(fill_s, 1), "months": months, "months_s": round(months_s, 1),
+           "rollups": filled, "from": frm, "to": today.isoformat(),
            "groups": {}}
     for group in ("day", "offer"):
         path = "/admin/api/v1/stats?from=%s&to=%s&groupBy=%s" % (frm, today.isoformat(), group)

@@ -2,15 +2,25 @@
 
 #include <algorithm>
 #include <memory>
+#include <set>
 #include <unordered_map>
 
+#include "lib/db/stats_months.h"
+#include "lib/db/stats_range.h"
 #include "lib/util/time_format.h"
 
 namespace placard::db {
 
 namespace {
 
-constexpr std::int64_t kDay = 86400;
+constexpr std::int64_t kDay = kDaySeconds;
+
+void collect(const std::unique_ptr<sql::ResultSet>& rs, std::vector<StatsRow>& rows) {
+  rows.reserve(rs->rowsCount());
+  while (rs->next()) {
+    rows.push_back({rs->getString(1).asStdString(), {rs->getUInt64(2), rs->getUInt64(3)}});
+  }
+}
 
 const char* dim_of(StatsGroup group) {
   switch (group) {
@@ -27,29 +37,75 @@ const char* dim_of(StatsGroup group) {
 
 std::vector<StatsRow> MysqlStatsStore::read(StatsGroup group, std::int64_t from_day,
                                             std::int64_t to_day) {
+  if (group == StatsGroup::day) {
+    return read_sql(
+        "SELECT DATE_FORMAT(day, '%Y-%m-%d'), SUM(impressions), SUM(clicks) FROM stats_daily "
+        "WHERE dim = ? AND day BETWEEN ? AND ? GROUP BY day",
+        dim_of(group), {from_day, to_day});
+  }
   // One day of offers, placements or countries already has one row per item, in key order: no
   // GROUP BY (which would sort through a temporary table). Used for the open days on every
   // request.
-  const bool one_day = from_day == to_day && group != StatsGroup::day;
-  const std::string sql =
-      group == StatsGroup::day
-          ? "SELECT DATE_FORMAT(day, '%Y-%m-%d'), SUM(impressions), SUM(clicks) FROM stats_daily "
-            "WHERE dim = ? AND day BETWEEN ? AND ? GROUP BY day"
-      : one_day ? "SELECT item, impressions, clicks FROM stats_daily WHERE dim = ? AND day = ?"
-                : "SELECT item, SUM(impressions), SUM(clicks) FROM stats_daily "
-                  "WHERE dim = ? AND day BETWEEN ? AND ? GROUP BY item";
+  if (from_day == to_day) {
+    return read_sql("SELECT item, impressions, clicks FROM stats_daily WHERE dim = ? AND day = ?",
+                    dim_of(group), {from_day});
+  }
+  // Longer ranges: whole months from stats_monthly where it is built and current, the days
+  // around them (and in any month it cannot serve) from stats_daily, summed in one statement.
+  const auto whole = whole_months(from_day, to_day);
+  std::set<std::int64_t> usable;
+  if (!whole.empty()) db_.call([&](MysqlSession& s) { usable = usable_months(s, whole); });
+  const RangeParts parts = split_by_months(from_day, to_day, usable);
+  std::string sql = "SELECT item, SUM(i), SUM(c) FROM (";
+  std::vector<std::int64_t> days;
+  if (!parts.months.empty()) {
+    sql +=
+        "SELECT item, impressions AS i, clicks AS c FROM stats_monthly WHERE dim = ? AND month IN "
+        "(";
+    for (std::size_t k = 0; k < parts.months.size(); ++k) sql += k == 0 ? "?" : ", ?";
+    sql += ")";
+    days.insert(days.end(), parts.months.begin(), parts.months.end());
+  }
+  if (!parts.days.empty()) {
+    if (!parts.months.empty()) sql += " UNION ALL ";
+    sql += "SELECT item, impressions AS i, clicks AS c FROM stats_daily WHERE dim = ? AND (";
+    for (std::size_t k = 0; k < parts.days.size(); ++k) {
+      sql += k == 0 ? "day BETWEEN ? AND ?" : " OR day BETWEEN ? AND ?";
+    }
+    sql += ")";
+  }
+  sql += ") t GROUP BY item";
   std::vector<StatsRow> rows;
   db_.call([&](MysqlSession& s) {
     rows.clear();
     auto& st = s.prepared(sql);
-    st.setString(1, dim_of(group));
-    st.setString(2, util::format_date(from_day));
-    if (!one_day) st.setString(3, util::format_date(to_day));
-    const auto rs = query(st);
-    rows.reserve(rs->rowsCount());
-    while (rs->next()) {
-      rows.push_back({rs->getString(1).asStdString(), {rs->getUInt64(2), rs->getUInt64(3)}});
+    int at = 1;
+    if (!parts.months.empty()) {
+      st.setString(at++, dim_of(group));
+      for (const auto m : parts.months) st.setString(at++, util::format_date(m));
     }
+    if (!parts.days.empty()) {
+      st.setString(at++, dim_of(group));
+      for (const auto& [a, b] : parts.days) {
+        st.setString(at++, util::format_date(a));
+        st.setString(at++, util::format_date(b));
+      }
+    }
+    collect(query(st), rows);
+  });
+  return rows;
+}
+
+std::vector<StatsRow> MysqlStatsStore::read_sql(const std::string& sql, const char* dim,
+                                                std::initializer_list<std::int64_t> days) {
+  std::vector<StatsRow> rows;
+  db_.call([&](MysqlSession& s) {
+    rows.clear();
+    auto& st = s.prepared(sql);
+    st.setString(1, dim);
+    int at = 2;
+    for (const auto d : days) st.setString(at++, util::format_date(d));
+    collect(query(st), rows);
   });
   return rows;
 }
@@ -76,7 +132,7 @@ StatsReport MysqlStatsStore::report(StatsGroup group, std::int64_t from_day, std
                                     std::size_t max_rows) {
   // The last sealed day: it ended kSealSeconds ago or more.
   const std::int64_t now = util::unix_now();
-  const std::int64_t sealed_until = (now - kSealSeconds) / kDay * kDay - kDay;
+  const std::int64_t sealed_until = last_sealed_day(now);
   const std::int64_t closed_to = std::min(to_day, sealed_until);
   std::shared_ptr<const StatsPart> closed;
   if (closed_to >= from_day) {

@@ -3,7 +3,10 @@
 #include <memory>
 
 #include "lib/db/named_lock.h"
+#include "lib/db/stats_months.h"
+#include "lib/db/stats_range.h"
 #include "lib/db/transaction.h"
+#include "lib/util/time_format.h"
 
 namespace placard::db {
 
@@ -99,6 +102,7 @@ RollupJob::RollupJob(ConnectionParams params, std::chrono::milliseconds interval
 void RollupJob::run_pass(MysqlSession& session) {
   try {
     roll_up_events(session, RollupOptions{});
+    build_next_month(session, last_sealed_day(util::unix_now()));
     if (failing_ && report_) report_("rollups: counting again");
     failing_ = false;
   } catch (const std::exception& e) {

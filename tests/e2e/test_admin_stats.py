@@ -260,6 +260,110 @@ class StatsTests(H.E2ETestCase):
         self.assertIn("GET", h.get("allow", ""))
 
 
+def month_back(d, n):
+    """The first day of the month n months before d's."""
+    y, m = d.year, d.month - n
+    while m < 1:
+        y, m = y - 1, m + 12
+    return datetime.date(y, m, 1)
+
+
+class MonthlyRollupTests(H.E2ETestCase):
+    """Reports over whole months read stats_monthly, which the rollup job builds once a month is
+    sealed and rebuilds when its daily totals change (sql/0009_stats_monthly.sql)."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.admin = AdminClient.signed_in()
+
+    def setUp(self):
+        self.month = month_back(today(), 5)
+        nxt = month_back(self.month, -1)
+        self.last = nxt - datetime.timedelta(days=1)
+        self.before = self.month - datetime.timedelta(days=1)  # the previous month's last day
+        self.items = ["99%06d" % secrets.randbelow(10 ** 6) for _ in range(2)]
+        self.placement = "zz-month-" + secrets.token_hex(3)
+        # (day, item, impressions, clicks): three days inside the month, one on each side.
+        self.rows = [(self.before, self.items[0], 500000, 100),
+                     (self.month, self.items[0], 1000000, 300),
+                     (self.month + datetime.timedelta(days=14), self.items[0], 2000000, 20),
+                     (self.last, self.items[1], 1500000, 7),
+                     (nxt, self.items[1], 600000, 1)]
+        for day, item, imp, clk in self.rows:
+            for dim, key in (("offer", item), ("placement", self.placement)):
+                H.db("INSERT INTO stats_daily (dim, day, item, impressions, clicks) "
+                     "VALUES ('%s', '%s', '%s', %d, %d) ON DUPLICATE KEY UPDATE "
+                     "impressions = impressions + VALUES(impressions), clicks = clicks + VALUES(clicks)"
+                     % (dim, day, key, imp, clk))
+        self.addCleanup(self.clean)
+
+    def clean(self):
+        keys = ", ".join("'%s'" % k for k in self.items + [self.placement])
+        for t in ("stats_daily", "stats_monthly"):
+            H.db("DELETE FROM %s WHERE item IN (%s)" % (t, keys))
+        H.db("DELETE FROM stats_months WHERE month = '%s'" % self.month)  # rebuilt if needed
+
+    def month_totals(self):
+        return H.db("SELECT m.impressions = d.i AND m.clicks = d.c FROM stats_months m JOIN "
+                    "(SELECT SUM(impressions) i, SUM(clicks) c FROM stats_daily WHERE dim = "
+                    "'placement' AND day BETWEEN '%s' AND '%s') d WHERE m.month = '%s'"
+                    % (self.month, self.last, self.month)) == [["1"]]
+
+    def expected(self, frm, to):
+        out = {}
+        for day, item, imp, clk in self.rows:
+            if frm <= day <= to:
+                a = out.get(item, (0, 0))
+                out[item] = (a[0] + imp, a[1] + clk)
+        return out
+
+    def report(self, frm, to):
+        doc = self.admin.ok("GET", stats_path(day_text(frm), day_text(to), "offer"))
+        return {k: v for k, v in by_key(doc).items() if k in self.items}
+
+    def test_whole_months_come_from_the_monthly_rollup_and_stay_exact(self):
+        self.assertTrue(H.wait_until(self.month_totals, timeout=10),
+                        "the rollup job did not build the sealed month within 10 s")
+        self.assertEqual(H.db("SELECT impressions, clicks FROM stats_monthly WHERE dim = 'offer' "
+                              "AND month = '%s' AND item = '%s'" % (self.month, self.items[0])),
+                         [["3000000", "320"]])
+        nxt = month_back(self.month, -1)
+        self.assertEqual(self.report(self.before, nxt), self.expected(self.before, nxt))
+
+        # The whole month is read from stats_monthly: a change made only there shows (each
+        # request below asks a range of its own, so no cached answer hides the read).
+        H.db("UPDATE stats_monthly SET impressions = impressions + 1000 WHERE dim = 'offer' AND "
+             "month = '%s' AND item = '%s'" % (self.month, self.items[0]))
+        frm = self.before - datetime.timedelta(days=1)
+        want = self.expected(frm, nxt)
+        want[self.items[0]] = (want[self.items[0]][0] + 1000, want[self.items[0]][1])
+        self.assertEqual(self.report(frm, nxt), want)
+        H.db("UPDATE stats_monthly SET impressions = impressions - 1000 WHERE dim = 'offer' AND "
+             "month = '%s' AND item = '%s'" % (self.month, self.items[0]))
+
+        # A range that holds only part of the month never reads it as a month.
+        part_to = self.last - datetime.timedelta(days=1)
+        self.assertEqual(self.report(self.before, part_to), self.expected(self.before, part_to))
+
+        # An event counted late into the sealed month: the daily totals no longer match the
+        # month's, so reports read its days until the job has rebuilt it — exact all along.
+        late = self.month + datetime.timedelta(days=14)
+        for dim, key in (("offer", self.items[0]), ("placement", self.placement)):
+            H.db("UPDATE stats_daily SET impressions = impressions + 7, clicks = clicks + 1 WHERE "
+                 "dim = '%s' AND day = '%s' AND item = '%s'" % (dim, late, key))
+        self.rows.append((late, self.items[0], 7, 1))
+        frm = self.before - datetime.timedelta(days=2)
+        self.assertEqual(self.report(frm, nxt), self.expected(frm, nxt))
+        self.assertTrue(H.wait_until(self.month_totals, timeout=10),
+                        "the rollup job did not rebuild the month after a late event")
+        self.assertEqual(H.db("SELECT impressions, clicks FROM stats_monthly WHERE dim = 'offer' "
+                              "AND month = '%s' AND item = '%s'" % (self.month, self.items[0])),
+                         [["3000007", "321"]])
+        frm = self.before - datetime.timedelta(days=3)
+        self.assertEqual(self.report(frm, nxt), self.expected(frm, nxt))
+
+
 class RetentionTests(H.E2ETestCase):
     def ctl(self, *args):
         stack = H.current()
