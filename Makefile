@@ -54,7 +54,7 @@ $(BUILD)/libplacard.a: $(LIB_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/placard.fcgi: $(BUILD)/obj/fcgi-app/placard_main.o $(BUILD)/obj/fcgi-app/worker_pool.o $(BUILD)/libplacard.a
+$(BUILD)/placard.fcgi: $(BUILD)/obj/fcgi-app/placard_main.o $(BUILD)/obj/fcgi-app/worker_pool.o $(BUILD)/obj/fcgi-app/body_deadline.o $(BUILD)/obj/fcgi-app/listen_socket.o $(BUILD)/libplacard.a
 	$(CXX) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/placardctl: $(CTL_OBJS) $(BUILD)/libplacard.a

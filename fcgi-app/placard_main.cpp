@@ -6,7 +6,6 @@
 #include <fcgiapp.h>
 #include <malloc.h>
 #include <pthread.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,12 +20,14 @@
 #include <string>
 #include <thread>
 
+#include "fcgi-app/listen_socket.h"
 #include "fcgi-app/worker_pool.h"
 #include "lib/admin/admin_router.h"
 #include "lib/admin/context.h"
 #include "lib/api/routes.h"
 #include "lib/api/service.h"
 #include "lib/catalog/refresher.h"
+#include "lib/config/admin_config.h"
 #include "lib/config/listen_address.h"
 #include "lib/config/server_config.h"
 #include "lib/crypto/password_hash.h"
@@ -57,17 +58,19 @@ struct Options {
   std::string config_path;
   std::string listen;
   int threads = 0;
+  std::string socket_group;
   bool bench_echo = false;
 };
 
 void usage(std::FILE* out) {
   std::fputs(
       "usage: placard.fcgi [--config PATH] [--listen unix:PATH|127.0.0.1:PORT] [--threads N]\n"
-      "                    [--bench-echo]\n"
+      "                    [--socket-group GROUP] [--bench-echo]\n"
       "  --config PATH   server config (default: $PLACARD_CONFIG or /etc/placard/placard.conf)\n"
       "  --listen ADDR   where to accept FastCGI connections (default: the config's `listen`,\n"
       "                  or $PLACARD_LISTEN; none: the socket on fd 0, or plain CGI)\n"
       "  --threads N     request threads (default: the config's `threads`, or $PLACARD_THREADS)\n"
+      "  --socket-group G  group of the unix socket (default: the config's `socket_group`)\n"
       "  --bench-echo    answer every request with a fixed 1 KiB JSON body (benchmark baseline)\n",
       out);
 }
@@ -86,6 +89,8 @@ std::optional<Options> parse_args(int argc, char** argv) {
       o.listen = value();
     } else if (a == "--threads") {
       o.threads = std::stoi(value());
+    } else if (a == "--socket-group") {
+      o.socket_group = value();
     } else if (a == "--bench-echo") {
       o.bench_echo = true;
     } else if (a == "--help" || a == "-h") {
@@ -111,19 +116,18 @@ void require_sane_listen(const std::string& listen, util::Logger& log) {
   if (!check.warning.empty()) log.info("warning: " + check.warning);
 }
 
-int open_listen_socket(const std::string& listen, unsigned mode) {
-  if (listen.rfind("unix:", 0) == 0) {
-    const std::string path = listen.substr(5);
-    struct stat st {};
-    if (::lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) ::unlink(path.c_str());
-    const int fd = FCGX_OpenSocket(path.c_str(), 1024);
-    if (fd < 0) throw std::runtime_error("cannot listen on " + path);
-    if (::chmod(path.c_str(), mode) != 0) throw std::runtime_error("cannot chmod " + path);
-    return fd;
-  }
-  const int fd = FCGX_OpenSocket(listen.c_str(), 1024);
-  if (fd < 0) throw std::runtime_error("cannot listen on " + listen);
-  return fd;
+// Eight intake threads per request thread (at least 32), so that dozens of bodies arriving
+// slowly through a web server that streams them (Apache's mod_proxy_fcgi) leave room for every
+// other request. Spawned on fd 0 (mod_fcgid, lighttpd bin-path), the web server has read the
+// whole body before it connects: one intake thread per request thread is enough.
+fcgi::PoolSettings pool_settings(int threads, const config::ServerConfig& cfg, bool spawned) {
+  fcgi::PoolSettings s;
+  s.threads = threads;
+  s.intake_threads = cfg.intake_threads > 0 ? cfg.intake_threads
+                     : spawned              ? threads
+                                            : std::max(32, 8 * threads);
+  s.body_timeout = std::chrono::milliseconds(cfg.body_timeout_ms);
+  return s;
 }
 
 db::InsertFlavor insert_flavor(const std::string& name) {
@@ -257,11 +261,12 @@ int run(const Options& opt) {
     const std::string listen = !opt.listen.empty() ? opt.listen : env_or("PLACARD_LISTEN", "");
     const int threads = opt.threads > 0 ? opt.threads : std::stoi(env_or("PLACARD_THREADS", "8"));
     require_sane_listen(listen, log);
-    const int fd = listen.empty() ? 0 : open_listen_socket(listen, 0666);
+    const int fd = listen.empty() ? 0 : fcgi::open_listen_socket(listen, 0660, opt.socket_group);
     log.info("bench-echo worker on " + (listen.empty() ? std::string("fd 0") : listen));
     const SignalWatcher watcher(fd, nullptr, log);
     fcgi::serve_fastcgi(
-        fd, threads, [] { return std::make_unique<EchoHandler>(); }, log);
+        fd, pool_settings(threads, config::ServerConfig{}, listen.empty()),
+        [] { return std::make_unique<EchoHandler>(); }, log);
     return 0;
   }
 
@@ -269,6 +274,12 @@ int run(const Options& opt) {
                                       ? opt.config_path
                                       : env_or("PLACARD_CONFIG", "/etc/placard/placard.conf");
   const auto cfg = config::load_server_config(config_path);
+  if (config::has_migration_credentials(cfg)) {
+    throw std::runtime_error(
+        config_path +
+        " holds migration credentials (db.admin_user, db.admin_password): the worker never "
+        "needs them; move them to placard-admin.conf, which only placardctl reads");
+  }
   util::Logger log(cfg.log_file);
   const auto keys = tokens::KeyRing::parse(cfg.token_keys, cfg.token_active_key);
   const std::string listen =
@@ -312,7 +323,10 @@ int run(const Options& opt) {
     return fcgi::serve_cgi(handler, log);
   }
 
-  const int fd = spawned ? 0 : open_listen_socket(listen, cfg.socket_mode);
+  const int fd = spawned ? 0
+                         : fcgi::open_listen_socket(
+                               listen, cfg.socket_mode,
+                               !opt.socket_group.empty() ? opt.socket_group : cfg.socket_group);
   log.info("placard.fcgi serving on " + (spawned ? std::string("fd 0") : listen) + " with " +
            std::to_string(threads) + " threads");
   // Counts recorded events into the statistics rollups every second (one worker at a time).
@@ -338,7 +352,7 @@ int run(const Options& opt) {
   {
     const SignalWatcher watcher(fd, &refresher, log);
     fcgi::serve_fastcgi(
-        fd, threads,
+        fd, pool_settings(threads, cfg, spawned),
         [&] {
           return std::make_unique<ApiThread>(shared, admin_config, params, batcher, stats_cache);
         },

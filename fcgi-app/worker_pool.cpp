@@ -7,10 +7,15 @@
 
 #include <chrono>
 #include <cstdio>
+#include <future>
 #include <thread>
 #include <vector>
 
+#include "fcgi-app/body_deadline.h"
+#include "fcgi-app/task_queue.h"
+#include "lib/http/api_error.h"
 #include "lib/http/cgi_gateway.h"
+#include "lib/json/body.h"
 #include "lib/util/fast_rng.h"
 
 extern char** environ;  // NOLINT: the CGI environment, read once per process
@@ -33,18 +38,6 @@ class FcgiRequest {
  private:
   FCGX_Request request_{};
 };
-
-std::string read_fcgi_body(FCGX_Stream* in, std::size_t n) {
-  std::string body(n, '\0');
-  std::size_t got = 0;
-  while (got < n) {
-    const int r = FCGX_GetStr(body.data() + got, static_cast<int>(n - got), in);
-    if (r <= 0) break;
-    got += static_cast<std::size_t>(r);
-  }
-  body.resize(got);
-  return body;
-}
 
 // True for a unix-domain socket (lighttpd, Apache and mod_fcgid connect to us that way).
 bool is_unix_socket(int fd) {
@@ -83,18 +76,48 @@ long long micros_since(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
-void serve_thread(int listen_fd, bool unix_socket, const HandlerFactory& factory,
-                  util::Logger& log) {
-  const auto handler = factory();
+// What an intake thread hands to a request thread: the handler's call on one request.
+using Task = std::packaged_task<http::Response(RequestHandler&)>;
+
+// Reads the body before the request goes to a request thread. A body over the API's limit is
+// not read (the handler answers 413 from Content-Length); one that does not arrive by the
+// deadline makes load_body() throw 408, rendered by the handler like any other error.
+void read_body_first(FCGX_Request& fcgx, http::Request& request,
+                     std::chrono::steady_clock::time_point deadline) {
+  const std::size_t n = request.content_length.value_or(0);
+  if (n == 0 || n > json::kMaxBodyBytes) return;
+  if (auto body = read_body_by(fcgx, n, deadline)) {
+    request.body = std::move(*body);
+  } else {
+    request.body_reader = [](std::size_t) -> std::string { throw http::request_timeout(); };
+  }
+}
+
+http::Response handled(Task task, TaskQueue<Task>& queue, util::Logger& log,
+                       const std::string& request_id) {
+  auto answer = task.get_future();
+  queue.push(std::move(task));
+  try {
+    return answer.get();
+  } catch (const std::exception& e) {
+    log.error(request_id, std::string("handler failed: ") + e.what());
+    return http::render_error(http::internal_error());
+  }
+}
+
+void intake_thread(int listen_fd, bool unix_socket, const PoolSettings& settings,
+                   TaskQueue<Task>& queue, util::Logger& log) {
   util::FastRng rng;
   FcgiRequest slot(listen_fd);
   auto& fcgx = slot.get();
   while (FCGX_Accept_r(&fcgx) >= 0) {
     const auto start = std::chrono::steady_clock::now();
     http::Request request = http::request_from_envp(fcgx.envp);
-    request.body_reader = [&fcgx](std::size_t n) { return read_fcgi_body(fcgx.in, n); };
     request.request_id = http::choose_request_id(request, rng);
-    const http::Response response = handler->handle(request);
+    read_body_first(fcgx, request, start + settings.body_timeout);
+    const http::Response response =
+        handled(Task([&request](RequestHandler& h) { return h.handle(request); }), queue, log,
+                request.request_id);
     const std::string head = http::render_response_head(response);
     const bool with_body = http::response_has_body(response, request.method == "HEAD");
     if (FCGX_PutStr(head.data(), static_cast<int>(head.size()), fcgx.out) < 0 ||
@@ -102,29 +125,51 @@ void serve_thread(int listen_fd, bool unix_socket, const HandlerFactory& factory
          FCGX_PutStr(response.body.data(), static_cast<int>(response.body.size()), fcgx.out) < 0)) {
       log.error(request.request_id, "client went away while the answer was written");
     }
-    // request.body holds what load_body() read: empty when the handler never asked for it.
+    // request.body holds what was read: empty when it was not (over the limit, or too slow).
     finish_request(fcgx, unix_socket, request.content_length.value_or(0) == request.body.size());
     log.request(request.method, request.path, response.status, micros_since(start),
                 request.request_id);
   }
 }
 
+void request_thread(const HandlerFactory& factory, TaskQueue<Task>& queue) {
+  const auto handler = factory();
+  while (auto task = queue.pop()) (*task)(*handler);
+}
+
+// Runs body() in a thread; an exception ends that thread with a log line.
+std::thread logged_thread(util::Logger& log, const char* what, std::function<void()> body) {
+  return std::thread([&log, what, body = std::move(body)] {
+    try {
+      body();
+    } catch (const std::exception& e) {
+      log.error("-", std::string(what) + " stopped: " + e.what());
+    }
+  });
+}
+
 }  // namespace
 
-void serve_fastcgi(int listen_fd, int threads, const HandlerFactory& factory, util::Logger& log) {
+void serve_fastcgi(int listen_fd, const PoolSettings& settings, const HandlerFactory& factory,
+                   util::Logger& log) {
   const bool unix_socket = is_unix_socket(listen_fd);
-  std::vector<std::thread> pool;
-  pool.reserve(static_cast<std::size_t>(threads));
-  for (int i = 0; i < threads; ++i) {
-    pool.emplace_back([&] {
-      try {
-        serve_thread(listen_fd, unix_socket, factory, log);
-      } catch (const std::exception& e) {
-        log.error("-", std::string("request thread stopped: ") + e.what());
-      }
-    });
+  TaskQueue<Task> queue;
+  std::vector<std::thread> request_threads;
+  std::vector<std::thread> intake_threads;
+  request_threads.reserve(static_cast<std::size_t>(settings.threads));
+  intake_threads.reserve(static_cast<std::size_t>(settings.intake_threads));
+  for (int i = 0; i < settings.threads; ++i) {
+    request_threads.push_back(
+        logged_thread(log, "request thread", [&] { request_thread(factory, queue); }));
   }
-  for (auto& t : pool) t.join();
+  for (int i = 0; i < settings.intake_threads; ++i) {
+    intake_threads.push_back(logged_thread(log, "intake thread", [&] {
+      intake_thread(listen_fd, unix_socket, settings, queue, log);
+    }));
+  }
+  for (auto& t : intake_threads) t.join();
+  queue.close();  // the request threads finish what was handed over, then stop
+  for (auto& t : request_threads) t.join();
 }
 
 void request_shutdown(int listen_fd) {

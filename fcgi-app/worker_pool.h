@@ -1,5 +1,6 @@
 #pragma once
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 
@@ -17,9 +18,19 @@ class RequestHandler {
 };
 using HandlerFactory = std::function<std::unique_ptr<RequestHandler>()>;
 
-// Accepts FastCGI requests on listen_fd with `threads` threads until the socket is shut down
-// (see request_shutdown), letting in-flight requests finish. One log line per request.
-void serve_fastcgi(int listen_fd, int threads, const HandlerFactory& factory, util::Logger& log);
+struct PoolSettings {
+  int threads = 8;          // request threads: each runs a handler made by the factory
+  int intake_threads = 64;  // accept a connection and read its body before handing it over
+  std::chrono::milliseconds body_timeout{5000};  // from accept to the body's last byte
+};
+
+// Serves FastCGI requests on listen_fd until the socket is shut down (see request_shutdown),
+// letting in-flight requests finish. Intake threads accept each request and read its body
+// (within body_timeout, else the handler's load_body() answers 408); only then does the
+// request go to a request thread, so bodies arriving slowly never hold a request thread.
+// One log line per request.
+void serve_fastcgi(int listen_fd, const PoolSettings& settings, const HandlerFactory& factory,
+                   util::Logger& log);
 
 // Makes blocked accepts return: libfcgi's own flag plus shutdown() of the listening socket.
 void request_shutdown(int listen_fd);

@@ -7,10 +7,15 @@
 
 namespace placard::ctl {
 
-// What every command gets: the config file's path (--config, $PLACARD_CONFIG or the default).
+// What every command gets: the worker's config file (--config, $PLACARD_CONFIG or the default)
+// and the migration credentials' own file (--admin-config, $PLACARD_ADMIN_CONFIG, or
+// placard-admin.conf beside the config; see lib/config/admin_config.h).
 struct Context {
   std::string config_path;
-  config::ServerConfig load() const { return config::load_server_config(config_path); }
+  std::string admin_config_path;
+  // The worker's config with db.admin_user / db.admin_password from the admin file when it
+  // exists (else placardctl connects as db.user).
+  config::ServerConfig load() const;
 };
 
 // The migrations directory: the config's sql_dir, else <binary's dir>/../sql.

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <map>
 
+#include "lib/config/admin_config.h"
 #include "lib/db/mysql_session.h"
 #include "placardctl/args.h"
 #include "placardctl/commands.h"
@@ -15,7 +16,8 @@ using placard::ctl::Argv;
 using placard::ctl::Context;
 
 void usage(std::ostream& out) {
-  out << "usage: placardctl [--config PATH] COMMAND [options]   (each COMMAND has --help)\n"
+  out << "usage: placardctl [--config PATH] [--admin-config PATH] COMMAND [options]\n"
+         "  (each COMMAND has --help)\n"
          "  init          write a new config file with fresh secrets\n"
          "  migrate       apply database migrations\n"
          "  demo-data     load the demonstration catalog\n"
@@ -24,7 +26,9 @@ void usage(std::ostream& out) {
          "  catalog bump  make workers reload the catalog\n"
          "  grant         give the runtime database user its per-table privileges\n"
          "  retention run delete raw events past their retention now\n"
-         "The config path defaults to $PLACARD_CONFIG, then /etc/placard/placard.conf.\n";
+         "The config path defaults to $PLACARD_CONFIG, then /etc/placard/placard.conf; the\n"
+         "migration credentials' file (db.admin_user, db.admin_password) to\n"
+         "$PLACARD_ADMIN_CONFIG, then placard-admin.conf beside the config.\n";
 }
 
 }  // namespace
@@ -35,14 +39,22 @@ int main(int argc, char** argv) {
   Context ctx;
   const char* env = std::getenv("PLACARD_CONFIG");  // NOLINT(concurrency-mt-unsafe)
   ctx.config_path = env != nullptr && *env != '\0' ? env : "/etc/placard/placard.conf";
-  // --config PATH is accepted before or after the command.
-  for (std::size_t i = 0; i + 1 < args.size(); ++i) {
-    if (args[i] == "--config") {
-      ctx.config_path = args[i + 1];
-      args.erase(args.begin() + static_cast<std::ptrdiff_t>(i),
-                 args.begin() + static_cast<std::ptrdiff_t>(i) + 2);
-      break;
+  const char* admin_env = std::getenv("PLACARD_ADMIN_CONFIG");  // NOLINT(concurrency-mt-unsafe)
+  // --config PATH and --admin-config PATH are accepted before or after the command.
+  for (const auto* option : {"--config", "--admin-config"}) {
+    for (std::size_t i = 0; i + 1 < args.size(); ++i) {
+      if (args[i] == option) {
+        (args[i] == "--config" ? ctx.config_path : ctx.admin_config_path) = args[i + 1];
+        args.erase(args.begin() + static_cast<std::ptrdiff_t>(i),
+                   args.begin() + static_cast<std::ptrdiff_t>(i) + 2);
+        break;
+      }
     }
+  }
+  if (ctx.admin_config_path.empty()) {
+    ctx.admin_config_path = admin_env != nullptr && *admin_env != '\0'
+                                ? admin_env
+                                : placard::config::default_admin_config_path(ctx.config_path);
   }
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     usage(args.empty() ? std::cerr : std::cout);

@@ -234,8 +234,12 @@ meta load_start "$(cut -d' ' -f1-3 /proc/loadavg)"
 # The bare FastCGI baseline: the same binary, adapter and thread count, a constant 1 KiB answer,
 # on its own unix socket; stack.sh maps /bench/echo to it (BENCH_ECHO_SOCKET).
 say "starting the bare FastCGI baseline ($THREADS threads) on $ECHO_SOCK"
+# Its socket, like the worker's, is mode 0660 with the web server's group.
+ECHO_GROUP="$(id -gn)"
+if [[ "$SERVER" == apache && "$(id -u)" -eq 0 ]]; then ECHO_GROUP=www-data; fi
 env -u PLACARD_LISTEN -u PLACARD_THREADS -u PLACARD_CONFIG PLACARD_LOG_FILE="$VAR/log/bench-echo.log" \
   setsid "$FCGI" --bench-echo --listen "unix:$ECHO_SOCK" --threads "$THREADS" \
+  --socket-group "$ECHO_GROUP" \
   </dev/null >>"$VAR/log/bench-echo.out" 2>&1 &
 echo $! >"$ECHO_PID"
 disown $! 2>/dev/null || true

@@ -118,6 +118,8 @@ resolve_settings() {
 
   MYCNF="$VAR/my.cnf"
   CONF="$VAR/placard.conf"
+  # Migration credentials (db.admin_user): placardctl only; the worker never reads this file.
+  ADMIN_CONF="$VAR/placard-admin.conf"
   DATADIR="$VAR/mysql"
   DB_SOCK="$VAR/mysql.sock"
   RUN="$VAR/run"
@@ -465,7 +467,29 @@ require_binaries() {
   done
 }
 
-ctl() { "$CTL" --config "$CONF" "$@"; }
+ctl() { "$CTL" --config "$CONF" --admin-config "$ADMIN_CONF" "$@"; }
+
+# The group of the web server's user, which alone (besides the worker's user) may connect to
+# the worker's socket (mode 0660): www-data for Apache's children when started as root, else
+# the invoking user's group (lighttpd runs as the invoking user; so does Apache when not root).
+web_group() {
+  if [[ "$SERVER" == apache* && "$(id -u)" -eq 0 ]]; then printf 'www-data'; else id -gn; fi
+}
+
+# Configs written before the worker's socket became 0660 and the migration credentials moved
+# to their own file: brought to today's layout (the worker refuses db.admin_* in its config).
+upgrade_config() {
+  [[ -e "$CONF" ]] || return 0
+  sed -i -e 's/^socket_mode[[:space:]]*=.*/socket_mode = 0660/' -- "$CONF"
+  if grep -qE '^db\.admin_(user|password)[[:space:]]*=' "$CONF"; then
+    if [[ ! -e "$ADMIN_CONF" ]]; then
+      (umask 077 && grep -E '^db\.admin_(user|password)[[:space:]]*=' "$CONF" >"$ADMIN_CONF.tmp")
+      mv -f -- "$ADMIN_CONF.tmp" "$ADMIN_CONF"
+    fi
+    sed -i -E '/^db\.admin_(user|password)[[:space:]]*=/d' -- "$CONF"
+    say "moved the migration credentials from $CONF to $ADMIN_CONF"
+  fi
+}
 
 # When the data directory is new but older secrets and markers are still there (someone removed
 # var/mysql to start over), set them aside: they belong to the database that is gone.
@@ -473,7 +497,7 @@ retire_old_state() {
   local stamp
   stamp="$(date -u +%Y%m%dT%H%M%SZ)"
   local file
-  for file in "$CONF" "$ADMIN_PASSWORD_FILE"; do
+  for file in "$CONF" "$ADMIN_CONF" "$ADMIN_PASSWORD_FILE"; do
     if [[ -e "$file" ]]; then
       mv -f -- "$file" "$file.old-$stamp"
       warn "new database: moved the old $(basename "$file") to $file.old-$stamp"
@@ -501,17 +525,17 @@ SQL
   TMP_FILES+=("$pwfile")
   printf '%s' "$password" >"$pwfile"
   setup_log_header "placardctl init"
-  if ! "$CTL" init --config "$CONF" \
-      --listen "unix:$WORKER_SOCK" --socket-mode 0666 --threads "$THREADS" \
+  if ! "$CTL" init --config "$CONF" --admin-config "$ADMIN_CONF" \
+      --listen "unix:$WORKER_SOCK" --socket-mode 0660 --threads "$THREADS" \
       --db-socket "$DB_SOCK" --db-name "$DB_NAME" --db-user "$DB_USER" \
       --db-password-file "$pwfile" --db-admin-user "$DB_ADMIN" \
       --log-file "$LOG/placard.log" --sql-dir "$REPO/sql" >>"$SETUP_LOG" 2>&1; then
-    rm -f -- "$pwfile" "$CONF"
+    rm -f -- "$pwfile" "$CONF" "$ADMIN_CONF"
     fail "placardctl init failed" "$SETUP_LOG"
   fi
   rm -f -- "$pwfile"
   [[ -s "$CONF" ]] || fail "placardctl init did not write $CONF" "$SETUP_LOG"
-  chmod 0600 -- "$CONF"
+  [[ -s "$ADMIN_CONF" ]] || fail "placardctl init did not write $ADMIN_CONF" "$SETUP_LOG"
 }
 
 migrate() {
@@ -572,8 +596,9 @@ worker_start() {
   rm -f -- "$WORKER_PID"
   if [[ -e "$WORKER_SOCK" || -L "$WORKER_SOCK" ]]; then rm -f -- "$WORKER_SOCK"; fi
   printf '==== %s stack.sh: starting %s\n' "$(date -u +%FT%TZ)" "$FCGI" >>"$LOG/placard.out"
+  # The socket: the worker's user and the web server's group, mode 0660 (socket_mode).
   launch "$LOG/placard.out" env -u PLACARD_LISTEN -u PLACARD_THREADS -u PLACARD_CONFIG \
-    "$FCGI" --config "$CONF" --threads "$THREADS"
+    "$FCGI" --config "$CONF" --threads "$THREADS" --socket-group "$(web_group)"
   local pid="$LAUNCHED_PID"
   WORKER_LAUNCH_PID="$pid"
   echo "$pid" >"$WORKER_PID"
@@ -718,7 +743,8 @@ web_start() {
 
 # SERVER=apache-fcgid: Apache spawns placard.fcgi itself (mod_fcgid), as www-data, with its
 # listening socket on fd 0 and one thread. The worker cannot read the root-only placard.conf,
-# so it gets a private copy owned by www-data, and its own log file.
+# so it gets a private copy owned by www-data, and its own log file. The migration credentials
+# are in placard-admin.conf, which is not copied: www-data never gets them.
 apache_fcgid_prepare() {
   local dir="$VAR/fcgid"
   rm -rf -- "$dir"
@@ -733,7 +759,9 @@ apache_fcgid_prepare() {
   # The binary may sit in a directory www-data cannot reach: run a copy.
   install -m 0755 -- "$FCGI" "$dir/placard.fcgi"
   touch -- "$dir/placard.log"
+  # mod_fcgid creates its workers' sockets in here: only Apache's user may enter it.
   mkdir -p -- "$RUN/fcgid"
+  chmod 0700 -- "$RUN/fcgid"
   if [[ "$(id -u)" -eq 0 ]]; then
     chown www-data:www-data -- "$dir/placard.conf" "$dir/placard.log" "$RUN/fcgid"
   fi
@@ -825,6 +853,7 @@ bring_up() {
   if ((DB_FRESH)); then retire_old_state; fi
   db_start
   if [[ ! -e "$CONF" ]]; then create_config; fi
+  upgrade_config
   migrate
   load_demo_data_once
   create_admin_once

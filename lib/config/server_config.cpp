@@ -52,8 +52,14 @@ ServerConfig server_config_from(const std::map<std::string, std::string>& values
       c.listen = value;
     } else if (key == "socket_mode") {
       c.socket_mode = to_mode(key, value);
+    } else if (key == "socket_group") {
+      c.socket_group = value;
     } else if (key == "threads") {
       c.threads = to_int(key, value, 1, 256);
+    } else if (key == "intake_threads") {
+      c.intake_threads = to_int(key, value, 0, 4096);
+    } else if (key == "body_timeout_ms") {
+      c.body_timeout_ms = to_int(key, value, 100, 60000);
     } else if (key == "log_file") {
       c.log_file = value;
     } else if (key == "db.socket") {
@@ -126,7 +132,10 @@ std::string render_server_config(const ServerConfig& c) {
   o << "# Placard server configuration. Holds secrets: keep it mode 0600, outside any web root.\n"
     << "listen = " << c.listen << "\n"
     << "socket_mode = " << mode << "\n"
+    << "socket_group = " << c.socket_group << "\n"
     << "threads = " << c.threads << "\n"
+    << "intake_threads = " << c.intake_threads << "\n"
+    << "body_timeout_ms = " << c.body_timeout_ms << "\n"
     << "log_file = " << c.log_file << "\n"
     << "sql_dir = " << c.sql_dir << "\n"
     << "catalog.poll_ms = " << c.catalog_poll_ms << "\n"
@@ -137,8 +146,6 @@ std::string render_server_config(const ServerConfig& c) {
     << "db.name = " << c.db.name << "\n"
     << "db.user = " << c.db.user << "\n"
     << "db.password = " << c.db.password << "\n"
-    << "db.admin_user = " << c.db.admin_user << "\n"
-    << "db.admin_password = " << c.db.admin_password << "\n"
     << "db.event_insert = " << c.db.event_insert << "\n\n"
     << "# HMAC keys for impression and click tokens; the active one signs, all verify.\n"
     << "token.keys = " << c.token_keys << "\n"

@@ -12,7 +12,9 @@ struct DatabaseConfig {
   std::string name = "placard";
   std::string user = "placard";
   std::string password;
-  std::string admin_user;  // for migrations and operator commands; empty = user
+  // For migrations and operator commands (placardctl), from placard-admin.conf
+  // (lib/config/admin_config.h); empty admin_user = user. Never in the worker's config.
+  std::string admin_user;
   std::string admin_password;
   // How batched impression/click inserts learn which rows were new: "auto" (RETURNING on
   // MariaDB, else a transaction of single-row inserts), "returning" or "transaction".
@@ -32,8 +34,13 @@ struct NetworkConfig {
 struct ServerConfig {
   std::string listen;  // "unix:/path", "127.0.0.1:port", or empty (socket on fd 0 / CGI)
   unsigned socket_mode = 0660;
+  std::string socket_group;  // group of the unix socket (the web server's); empty: the worker's
   int threads = 8;
-  std::string log_file;  // empty = standard error
+  // Threads that accept requests and read their bodies before a request thread sees them
+  // (0: eight per request thread, at least 32; the socket on fd 0: one per request thread).
+  int intake_threads = 0;
+  int body_timeout_ms = 5000;  // from accept to a body's last byte; later: 408 request_timeout
+  std::string log_file;        // empty = standard error
   DatabaseConfig db;
   std::string token_keys;        // "kid:base64url[,kid:base64url]"
   std::string token_active_key;  // kid that signs
@@ -50,7 +57,8 @@ struct ServerConfig {
 ServerConfig server_config_from(const std::map<std::string, std::string>& values);
 ServerConfig load_server_config(const std::string& path);
 
-// Serialises a config back to the file format (used by `placardctl init`).
+// Serialises a config back to the file format (used by `placardctl init`), without the
+// migration credentials (render_admin_config writes those to their own file).
 std::string render_server_config(const ServerConfig& config);
 
 }  // namespace placard::config

@@ -26,6 +26,10 @@ ApiError internal_error() {
   return {500, "internal_error", "Internal error"};
 }
 
+ApiError request_timeout() {
+  return {408, "request_timeout", "The request body did not arrive in time"};
+}
+
 Response render_error(const ApiError& error) {
   rapidjson::StringBuffer buf;
   rapidjson::Writer<rapidjson::StringBuffer> w(buf);

@@ -40,6 +40,8 @@ ApiError missing_field(const std::string& field);
 ApiError invalid_field(const std::string& field, const std::string& message);
 ApiError service_unavailable(const std::string& message);
 ApiError internal_error();
+// A request body that did not arrive in time (the worker's body deadline).
+ApiError request_timeout();
 
 Response render_error(const ApiError& error);
 

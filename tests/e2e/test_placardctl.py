@@ -164,7 +164,9 @@ class PlacardctlTests(H.StackTestCase):
                 ("UPDATE schema_migrations SET name = name", "UPDATE"),
                 ("INSERT INTO schema_migrations (version, name) VALUES (9999, 'x')", "INSERT"),
                 ("DROP TABLE IF EXISTS e2e_runtime_made", "DROP"),
-                ("CREATE TABLE e2e_runtime_made (x INT)", "CREATE")):
+                ("CREATE TABLE e2e_runtime_made (x INT)", "CREATE"),
+                ("ALTER TABLE offers ADD COLUMN e2e_made INT", "ALTER"),
+                ("DROP TABLE sessions", "DROP")):
             proc = self.runtime_sql(sql)
             self.assertNotEqual(proc.returncode, 0, sql)
             self.assertIn("%s command denied" % command, proc.stderr.decode(), sql)
@@ -190,7 +192,8 @@ class PlacardctlTests(H.StackTestCase):
         self.assertIn("grants already as they should be", out)
         self.assertNotIn("GRANT", out)
         # Never aimed at the account placardctl itself connects as.
-        rc, _, err = self.ctl("grant", "--user", self.stack.config()["db.admin_user"])
+        admin = H.placard_tokens.read_config(self.stack.path("placard-admin.conf"))
+        rc, _, err = self.ctl("grant", "--user", admin["db.admin_user"])
         self.assertEqual(rc, 2)
         self.assertIn("refusing to restrict it", err)
 
@@ -303,6 +306,122 @@ class PlacardctlTests(H.StackTestCase):
         self.assertEqual(rc, 0, err)
         with open(path) as f:
             self.assertNotEqual(f.read(), first, "--force must write fresh secrets")
+
+    # -- Issue 15, finding 9: the migration credentials live apart from the worker's config.
+    def test_the_workers_config_holds_no_migration_credentials(self):
+        conf = self.stack.config()
+        self.assertFalse([k for k in conf if k.startswith("db.admin")], conf.keys())
+        admin_path = self.stack.path("placard-admin.conf")
+        self.assertEqual(os.stat(admin_path).st_mode & 0o777, 0o600)
+        admin = H.placard_tokens.read_config(admin_path)
+        self.assertEqual(sorted(admin), ["db.admin_password", "db.admin_user"])
+        self.assertTrue(admin["db.admin_user"])
+        self.assertNotEqual(admin["db.admin_user"], conf["db.user"])
+        # placardctl finds them beside the config, and still migrates with them.
+        rc, out, err = self.ctl("migrate")
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn("warning", err)
+
+    def test_the_worker_refuses_a_config_with_migration_credentials(self):
+        directory = tempfile.mkdtemp(prefix="placard-e2e-admincreds-")
+        self.addCleanup(shutil.rmtree, directory, True)
+        path = os.path.join(directory, "placard.conf")
+        with open(self.stack.path("placard.conf")) as f:
+            text = f.read()
+        text = "\n".join(line for line in text.splitlines() if not line.startswith("listen"))
+        with open(path, "w") as f:
+            f.write(text + "\nlisten = unix:%s/w.sock\ndb.admin_user = root\n" % directory)
+        proc = subprocess.run([os.path.join(H.ROOT, self.stack.build, "placard.fcgi"), "--config",
+                               path, "--threads", "1"], stdin=subprocess.DEVNULL,
+                              capture_output=True, timeout=30,
+                              env={k: v for k, v in os.environ.items() if not k.startswith("PLACARD_")})
+        self.assertNotEqual(proc.returncode, 0)
+        self.assertIn(b"migration credentials", proc.stderr)
+        self.assertFalse(os.path.exists(os.path.join(directory, "w.sock")))
+
+    def test_the_web_servers_copy_under_mod_fcgid_has_no_migration_credentials(self):
+        # What stack.sh hands to www-data under mod_fcgid is a copy of placard.conf only.
+        with open(os.path.join(H.ROOT, "scripts", "stack.sh")) as f:
+            script = f.read()
+        prepare = script[script.index("apache_fcgid_prepare() {"):]
+        prepare = prepare[:prepare.index("\n}\n")]
+        self.assertIn('"$CONF" >"$dir/placard.conf"', prepare)
+        self.assertNotIn("ADMIN_CONF", prepare)
+
+    def init_dir(self):
+        directory = tempfile.mkdtemp(prefix="placard-e2e-init-")
+        self.addCleanup(shutil.rmtree, directory, True)
+        return directory, os.path.join(directory, "placard.conf"), os.path.join(directory, "placard-admin.conf")
+
+    def test_init_writes_the_migration_credentials_to_their_own_file(self):
+        directory, path, admin_path = self.init_dir()
+        pw = os.path.join(directory, "admin-pw")
+        with open(pw, "w") as f:
+            f.write("s3cret-admin-pw\n")
+        rc, out, err = self.ctl("--config", path, "init", "--db-user", "placard_app",
+                                "--db-admin-user", "placard_admin", "--db-admin-password-file", pw,
+                                config=False)
+        self.assertEqual(rc, 0, err)
+        with open(path) as f:
+            worker = f.read()
+        self.assertNotIn("db.admin", worker)
+        self.assertNotIn("s3cret-admin-pw", worker)
+        self.assertEqual(os.stat(admin_path).st_mode & 0o777, 0o600)
+        self.assertEqual(H.placard_tokens.read_config(admin_path),
+                         {"db.admin_user": "placard_admin", "db.admin_password": "s3cret-admin-pw"})
+
+    # -- Issue 15, finding 11: init creates its files 0600, never through a symlink, atomically.
+    def test_init_force_replaces_a_symlink_without_following_it(self):
+        directory, path, admin_path = self.init_dir()
+        victim = os.path.join(directory, "victim")
+        with open(victim, "w") as f:
+            f.write("precious\n")
+        os.chmod(victim, 0o644)
+        os.symlink(victim, path)
+        os.symlink(victim, admin_path)
+        rc, _, err = self.ctl("--config", path, "init", config=False)
+        self.assertEqual(rc, 1)
+        self.assertIn("exists", err)
+        rc, _, err = self.ctl("--config", path, "init", "--force", config=False)
+        self.assertEqual(rc, 0, err)
+        with open(victim) as f:
+            self.assertEqual(f.read(), "precious\n")
+        self.assertEqual(os.stat(victim).st_mode & 0o777, 0o644)
+        for p in (path, admin_path):
+            self.assertFalse(os.path.islink(p), p)
+            self.assertEqual(os.lstat(p).st_mode & 0o777, 0o600, p)
+        self.assertEqual(sorted(os.listdir(directory)), ["placard-admin.conf", "placard.conf", "victim"])
+
+    def test_init_files_are_private_from_creation_and_replaced_in_one_step(self):
+        directory, path, _ = self.init_dir()
+        with open(path, "w") as f:
+            f.write("old = 1\n")
+        os.chmod(path, 0o644)
+        old_inode = os.stat(path).st_ino
+        reader = open(path)
+        self.addCleanup(reader.close)
+        trace = os.path.join(directory, "strace.out")
+        cmd = ["strace", "-f", "-qq", "-e", "trace=open,openat,creat,rename,renameat,renameat2,chmod,fchmod",
+               "-o", trace, os.path.join(H.ROOT, self.stack.build, "placardctl"), "--config", path,
+               "init", "--force"]
+        proc = subprocess.run(cmd, capture_output=True, timeout=60, preexec_fn=lambda: os.umask(0))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        with open(trace) as f:
+            calls = [line for line in f.read().splitlines() if directory in line]
+        created = [c for c in calls if "O_CREAT" in c]
+        self.assertTrue(created, calls)
+        for c in created:
+            # New files only (never an existing path or a symlink), mode 0600 from the start.
+            self.assertIn("O_EXCL", c)
+            self.assertIn("0600", c)
+            self.assertNotRegex(c, r'"%s"' % path, "opened the target itself: %s" % c)
+        renames = [c for c in calls if c.split("(")[0].split()[-1].startswith("rename")]
+        self.assertTrue(any('"%s"' % path in c for c in renames), calls)
+        self.assertNotEqual(os.stat(path).st_ino, old_inode)
+        self.assertEqual(os.stat(path).st_mode & 0o777, 0o600)
+        self.assertEqual(reader.read(), "old = 1\n")  # the old file was never truncated
+        self.assertEqual(sorted(os.listdir(directory)),
+                         ["placard-admin.conf", "placard.conf", "strace.out"])
 
     def test_catalog_bump_increments_the_version(self):
         before = int(H.db("SELECT version FROM catalog_version WHERE id=1")[0][0])

@@ -192,11 +192,15 @@ class CgiModeTests(H.StackTestCase):
         try:
             self.assertTrue(H.wait_until(lambda: _connectable(port), timeout=10),
                             "the worker did not listen on 127.0.0.1:%d" % port)
-            with open("/proc/%d/status" % worker.pid) as f:
-                threads = int([l for l in f if l.startswith("Threads:")][0].split()[1])
-            # main + 3 request threads + catalog refresher + event writer + signal watcher
-            # + rollup step + retention job
-            self.assertEqual(threads, 1 + 3 + 1 + 1 + 1 + 1 + 1)
+            def threads():
+                with open("/proc/%d/status" % worker.pid) as f:
+                    return int([l for l in f if l.startswith("Threads:")][0].split()[1])
+            # main + 3 request threads + 32 intake threads (8 per request thread, at least 32)
+            # + catalog refresher + event writer + signal watcher + rollup step + retention job;
+            # the socket listens before they all start.
+            expected = 1 + 3 + 32 + 1 + 1 + 1 + 1 + 1
+            H.wait_until(lambda: threads() == expected, timeout=5)
+            self.assertEqual(threads(), expected)
             status, headers, body = self.parse(fastcgi_get(port, "/api/v1/config"))
             self.assertEqual(status, "Status: 200 OK")
             self.assertEqual(json.loads(body)["countries"], H.SELECTED_COUNTRIES)

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "lib/config/admin_config.h"
 #include "lib/config/config_file.h"
 #include "lib/config/listen_address.h"
 #include "lib/config/server_config.h"
@@ -21,6 +22,23 @@ using placard::config::server_config_from;
 using placard::config::ServerConfig;
 
 using Map = std::map<std::string, std::string>;
+
+// A temporary file holding `text`, removed at the end of the scope.
+class TextFile {
+ public:
+  explicit TextFile(const std::string& text) {
+    const int fd = mkstemp(path_);
+    if (fd >= 0) close(fd);
+    std::ofstream(path_) << text;
+  }
+  ~TextFile() { unlink(path_); }
+  TextFile(const TextFile&) = delete;
+  TextFile& operator=(const TextFile&) = delete;
+  const char* path() const { return path_; }
+
+ private:
+  char path_[64] = "/tmp/placard_test_config_XXXXXX";
+};
 
 // The ConfigError message of parse_config_text; fails the test when it does not throw.
 std::string parse_error(std::string_view text) {
@@ -341,7 +359,10 @@ TEST(ServerConfig, ErrorsNeverContainThePasswordValue) {
 void expect_same(const ServerConfig& a, const ServerConfig& b) {
   EXPECT_EQ(a.listen, b.listen);
   EXPECT_EQ(a.socket_mode, b.socket_mode);
+  EXPECT_EQ(a.socket_group, b.socket_group);
   EXPECT_EQ(a.threads, b.threads);
+  EXPECT_EQ(a.intake_threads, b.intake_threads);
+  EXPECT_EQ(a.body_timeout_ms, b.body_timeout_ms);
   EXPECT_EQ(a.log_file, b.log_file);
   EXPECT_EQ(a.db.socket, b.db.socket);
   EXPECT_EQ(a.db.host, b.db.host);
@@ -372,7 +393,10 @@ TEST(ServerConfig, RenderParseRoundTripOfEveryField) {
   ServerConfig c;
   c.listen = "unix:/run/placard/placard.sock";
   c.socket_mode = 0640;
+  c.socket_group = "www-data";
   c.threads = 3;
+  c.intake_threads = 40;
+  c.body_timeout_ms = 2500;
   c.log_file = "/var/log/placard/placard.log";
   c.db.socket = "/run/mysqld/mysqld.sock";
   c.db.host = "10.0.0.5";
@@ -394,7 +418,15 @@ TEST(ServerConfig, RenderParseRoundTripOfEveryField) {
   const std::string text = render_server_config(c);
   EXPECT_NE(text.find("socket_mode = 0640\n"), std::string::npos) << text;
   EXPECT_NE(text.find("db.password = p#ss=w:rd with spaces\n"), std::string::npos) << text;
-  expect_same(server_config_from(parse_config_text(text)), c);
+  // The migration credentials never reach the worker's file; they round-trip through their own.
+  EXPECT_EQ(text.find("db.admin"), std::string::npos) << text;
+  EXPECT_EQ(text.find("#starts-with-hash"), std::string::npos) << text;
+  auto parsed = server_config_from(parse_config_text(text));
+  EXPECT_FALSE(placard::config::has_migration_credentials(parsed));
+  const TextFile admin(placard::config::render_admin_config(c.db));
+  placard::config::load_admin_config(admin.path(), parsed);
+  EXPECT_TRUE(placard::config::has_migration_credentials(parsed));
+  expect_same(parsed, c);
 }
 
 TEST(ServerConfig, LoadFromFile) {
@@ -424,6 +456,31 @@ TEST(ServerConfig, LoadFromFile) {
   }
   std::remove(path);
   EXPECT_THROW(load_server_config(path), ConfigError);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(AdminConfig, LivesBesideTheWorkersConfig) {
+  EXPECT_EQ(placard::config::default_admin_config_path("/etc/placard/placard.conf"),
+            "/etc/placard/placard-admin.conf");
+  EXPECT_EQ(placard::config::default_admin_config_path("placard.conf"), "placard-admin.conf");
+}
+
+TEST(AdminConfig, HoldsTheMigrationCredentialsOnly) {
+  const TextFile admin("db.admin_user = root\nthreads = 4\n");
+  ServerConfig c;
+  EXPECT_THROW(placard::config::load_admin_config(admin.path(), c), ConfigError);
+  EXPECT_EQ(c.threads, 8);
+}
+
+TEST(AdminConfig, AWorkerConfigWithMigrationCredentialsIsFlagged) {
+  EXPECT_FALSE(placard::config::has_migration_credentials(server_config_from({})));
+  EXPECT_TRUE(
+      placard::config::has_migration_credentials(server_config_from({{"db.admin_user", "root"}})));
+  EXPECT_TRUE(
+      placard::config::has_migration_credentials(server_config_from({{"db.admin_password", "x"}})));
 }
 
 }  // namespace

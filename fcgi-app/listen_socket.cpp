@@ -1,0 +1,98 @@
+#include "fcgi-app/listen_socket.h"
+
+#include <fcgiapp.h>
+#include <grp.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <stdexcept>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+namespace placard::fcgi {
+
+namespace {
+
+constexpr int kBacklog = 1024;
+
+std::string error_text(int error) {
+  return std::error_code(error, std::generic_category()).message();
+}
+
+gid_t group_id(const std::string& name) {
+  gid_t gid = 0;
+  const auto* end = name.data() + name.size();
+  if (const auto [ptr, ec] = std::from_chars(name.data(), end, gid);
+      ec == std::errc{} && ptr == end) {
+    return gid;
+  }
+  struct group entry {};
+  struct group* found = nullptr;
+  std::vector<char> buf(16384);
+  if (::getgrnam_r(name.c_str(), &entry, buf.data(), buf.size(), &found) != 0 || found == nullptr) {
+    throw std::runtime_error("socket_group: no group named " + name);
+  }
+  return entry.gr_gid;
+}
+
+// A file descriptor closed unless released.
+class OwnedFd {
+ public:
+  explicit OwnedFd(int fd) : fd_(fd) {}
+  ~OwnedFd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  OwnedFd(const OwnedFd&) = delete;
+  OwnedFd& operator=(const OwnedFd&) = delete;
+  int get() const { return fd_; }
+  int release() { return std::exchange(fd_, -1); }
+
+ private:
+  int fd_;
+};
+
+int open_unix_socket(const std::string& path, unsigned mode, const std::string& group) {
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  if (path.empty() || path.size() >= sizeof addr.sun_path) {
+    throw std::runtime_error("listen: unix socket path empty or too long: " + path);
+  }
+  std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) ::unlink(path.c_str());
+  OwnedFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (fd.get() < 0) throw std::runtime_error("cannot create a unix socket");
+  // Before any thread that creates files starts: the umask is the process's.
+  const mode_t old_umask = ::umask(0177);
+  // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): the sockets API takes sockaddr*
+  const int bound = ::bind(fd.get(), reinterpret_cast<const sockaddr*>(&addr), sizeof addr);
+  const int bind_errno = errno;
+  ::umask(old_umask);
+  if (bound != 0) {
+    throw std::runtime_error("cannot listen on " + path + ": " + error_text(bind_errno));
+  }
+  if (!group.empty() && ::chown(path.c_str(), static_cast<uid_t>(-1), group_id(group)) != 0) {
+    throw std::runtime_error("cannot give " + path + " to group " + group + ": " +
+                             error_text(errno));
+  }
+  if (::chmod(path.c_str(), mode) != 0) throw std::runtime_error("cannot chmod " + path);
+  if (::listen(fd.get(), kBacklog) != 0) throw std::runtime_error("cannot listen on " + path);
+  return fd.release();
+}
+
+}  // namespace
+
+int open_listen_socket(const std::string& listen, unsigned mode, const std::string& group) {
+  if (listen.rfind("unix:", 0) == 0) return open_unix_socket(listen.substr(5), mode, group);
+  const int fd = FCGX_OpenSocket(listen.c_str(), kBacklog);
+  if (fd < 0) throw std::runtime_error("cannot listen on " + listen);
+  return fd;
+}
+
+}  // namespace placard::fcgi
