@@ -1,9 +1,10 @@
 -- Monthly sums of stats_daily, so a report over many months reads one row per item and month
 -- instead of one per item and day (a year's report by offer summed 13 million daily rows on its
--- first request: 16 s). The rollup job builds a month once every day of it is sealed (ended
--- more than an hour ago) and rebuilds it when the month's daily totals change (an event counted
--- late); `stats_months` records the totals each month was built from, so a report uses a month
--- only while they still match. Append-only: never edited after it is applied.
+-- first request: 16 s). The rollup job adds each sealed day (ended more than an hour ago) to its
+-- month, a day at a time, and starts a month over when the totals of the days it added change
+-- (an event counted late); `stats_months` records how far each month is built and from which
+-- totals, so a report uses a month only while they match the whole month's days.
+-- Append-only: never edited after it is applied.
 
 CREATE TABLE stats_monthly (
   dim ENUM('offer', 'placement', 'country') NOT NULL,
@@ -16,7 +17,8 @@ CREATE TABLE stats_monthly (
 
 CREATE TABLE stats_months (
   month DATE NOT NULL PRIMARY KEY,
-  impressions BIGINT UNSIGNED NOT NULL,  -- the month's daily placement totals when built
+  days_through DATE NOT NULL,            -- the month's days up to this one are in stats_monthly
+  impressions BIGINT UNSIGNED NOT NULL,  -- their daily placement totals when added
   clicks BIGINT UNSIGNED NOT NULL,
   built_at DATETIME NOT NULL DEFAULT UTC_TIMESTAMP()
 ) ENGINE=InnoDB DEFAULT CHARSET=ascii;

@@ -102,13 +102,22 @@ RollupJob::RollupJob(ConnectionParams params, std::chrono::milliseconds interval
 void RollupJob::run_pass(MysqlSession& session) {
   try {
     roll_up_events(session, RollupOptions{});
-    build_next_month(session, last_sealed_day(util::unix_now()));
     if (failing_ && report_) report_("rollups: counting again");
     failing_ = false;
   } catch (const std::exception& e) {
     // Reported once per outage, not every second: the events wait in the raw tables.
     if (!failing_ && report_) report_(std::string("rollups: ") + e.what());
     failing_ = true;
+    return;
+  }
+  try {
+    // Then sealed days into their months, for up to 300 ms (a year's backlog takes minutes).
+    build_months(session, last_sealed_day(util::unix_now()), std::chrono::milliseconds(300));
+    if (months_failing_ && report_) report_("monthly rollups: building again");
+    months_failing_ = false;
+  } catch (const std::exception& e) {
+    if (!months_failing_ && report_) report_(std::string("monthly rollups: ") + e.what());
+    months_failing_ = true;
   }
 }
 

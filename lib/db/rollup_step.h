@@ -41,8 +41,9 @@ class RollupJob {
  private:
   void run_pass(MysqlSession& session);
   Report report_;
-  bool failing_ = false;  // the last pass failed: report the next success once
-  PeriodicJob job_;       // last: its thread starts after everything above is ready
+  bool failing_ = false;         // the last pass failed: report the next success once
+  bool months_failing_ = false;  // the same for the monthly sums (stats_months.h)
+  PeriodicJob job_;              // last: its thread starts after everything above is ready
 };
 
 }  // namespace placard::db

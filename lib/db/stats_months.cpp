@@ -14,50 +14,107 @@ constexpr const char* kMonthTotals =
     "SELECT DATE_SUB(day, INTERVAL DAYOFMONTH(day) - 1 DAY) AS month, SUM(impressions) AS i, "
     "SUM(clicks) AS c FROM stats_daily WHERE dim = 'placement' AND day BETWEEN ? AND ? GROUP BY 1";
 
+struct Candidate {
+  std::int64_t month = 0;
+  std::optional<std::int64_t> days_through;  // none: nothing of it built yet
+  bool stale = false;
+};
+
+// The newest sealed month whose days are not all added, or whose added days changed since.
+std::optional<Candidate> next_candidate(MysqlSession& s, std::int64_t before) {
+  auto& st = s.prepared(
+      "SELECT DATE_FORMAT(d.month, '%Y-%m-%d'), DATE_FORMAT(m.days_through, '%Y-%m-%d'), "
+      "m.month IS NOT NULL AND (m.impressions <> d.i OR m.clicks <> d.c) "
+      "FROM (SELECT DATE_SUB(s.day, INTERVAL DAYOFMONTH(s.day) - 1 DAY) AS month, "
+      "MAX(s.day) AS last_day, SUM(IF(s.day <= b.days_through, s.impressions, 0)) AS i, "
+      "SUM(IF(s.day <= b.days_through, s.clicks, 0)) AS c FROM stats_daily s "
+      "LEFT JOIN stats_months b ON b.month = DATE_SUB(s.day, INTERVAL DAYOFMONTH(s.day) - 1 DAY) "
+      "WHERE s.dim = 'placement' AND s.day < ? GROUP BY 1) d "
+      "LEFT JOIN stats_months m ON m.month = d.month "
+      "WHERE m.month IS NULL OR m.days_through < d.last_day OR m.impressions <> d.i OR "
+      "m.clicks <> d.c ORDER BY d.month DESC LIMIT 1");
+  st.setString(1, util::format_date(before));
+  const auto rs = query(st);
+  if (!rs->next()) return std::nullopt;
+  Candidate c;
+  c.month = util::parse_date(rs->getString(1).asStdString()).value_or(0);
+  if (!rs->isNull(2)) c.days_through = util::parse_date(rs->getString(2).asStdString());
+  c.stale = rs->getInt(3) != 0;
+  return c;
+}
+
+// The month's first day with rows after `after` (or from its start).
+std::optional<std::int64_t> next_day(MysqlSession& s, const Candidate& c) {
+  auto& st = s.prepared(
+      "SELECT DATE_FORMAT(MIN(day), '%Y-%m-%d') FROM stats_daily WHERE dim = 'placement' AND "
+      "day >= ? AND day < ?");
+  st.setString(1, util::format_date(c.days_through ? *c.days_through + kDaySeconds : c.month));
+  st.setString(2, util::format_date(next_month_start(c.month)));
+  const auto rs = query(st);
+  if (!rs->next() || rs->isNull(1)) return std::nullopt;
+  return util::parse_date(rs->getString(1).asStdString());
+}
+
+void clear_month(MysqlSession& s, std::int64_t month) {
+  Transaction tx(s);
+  for (const char* sql :
+       {"DELETE FROM stats_monthly WHERE month = ?", "DELETE FROM stats_months WHERE month = ?"}) {
+    auto& st = s.prepared(sql);
+    st.setString(1, util::format_date(month));
+    st.executeUpdate();
+  }
+  tx.commit();
+}
+
+void add_day(MysqlSession& s, std::int64_t month, std::int64_t day) {
+  const std::string m = util::format_date(month);
+  const std::string d = util::format_date(day);
+  Transaction tx(s);
+  auto& rows = s.prepared(
+      "INSERT INTO stats_monthly (dim, month, item, impressions, clicks) "
+      "SELECT dim, ?, item, impressions, clicks FROM stats_daily WHERE day = ? "
+      "ON DUPLICATE KEY UPDATE stats_monthly.impressions = stats_monthly.impressions + "
+      "VALUES(impressions), stats_monthly.clicks = stats_monthly.clicks + VALUES(clicks)");
+  rows.setString(1, m);
+  rows.setString(2, d);
+  rows.executeUpdate();
+  auto& totals = s.prepared(
+      "INSERT INTO stats_months (month, days_through, impressions, clicks) "
+      "SELECT ?, ?, COALESCE(SUM(impressions), 0), COALESCE(SUM(clicks), 0) FROM stats_daily "
+      "WHERE dim = 'placement' AND day = ? ON DUPLICATE KEY UPDATE "
+      "days_through = VALUES(days_through), "
+      "stats_months.impressions = stats_months.impressions + VALUES(impressions), "
+      "stats_months.clicks = stats_months.clicks + VALUES(clicks), built_at = UTC_TIMESTAMP()");
+  totals.setString(1, m);
+  totals.setString(2, d);
+  totals.setString(3, d);
+  totals.executeUpdate();
+  tx.commit();
+}
+
 }  // namespace
 
-std::optional<std::int64_t> build_next_month(MysqlSession& session, std::int64_t sealed_until_day) {
+int build_months(MysqlSession& session, std::int64_t sealed_until_day,
+                 std::chrono::milliseconds budget) {
   const std::int64_t before = month_start(sealed_until_day + kDaySeconds);
-  return session.run(false, [&](MysqlSession& s) -> std::optional<std::int64_t> {
+  const auto end = std::chrono::steady_clock::now() + budget;
+  return session.run(false, [&](MysqlSession& s) {
+    int steps = 0;
     const NamedLock lock(s, "placard.stats_months");
-    if (!lock.held()) return std::nullopt;
-    std::optional<std::int64_t> month;
-    {
-      auto& st =
-          s.prepared(std::string("SELECT DATE_FORMAT(d.month, '%Y-%m-%d') FROM (") + kMonthTotals +
-                     ") d LEFT JOIN stats_months m ON m.month = d.month "
-                     "WHERE m.month IS NULL OR m.impressions <> d.i OR m.clicks <> d.c "
-                     "ORDER BY d.month DESC LIMIT 1");
-      st.setString(1, "1000-01-01");
-      st.setString(2, util::format_date(before - kDaySeconds));
-      const auto rs = query(st);
-      if (rs->next()) month = util::parse_date(rs->getString(1).asStdString());
+    if (!lock.held()) return steps;
+    while (std::chrono::steady_clock::now() < end) {
+      const auto c = next_candidate(s, before);
+      if (!c) break;
+      if (c->stale) {
+        clear_month(s, c->month);
+      } else if (const auto day = next_day(s, *c)) {
+        add_day(s, c->month, *day);
+      } else {
+        break;  // cannot happen: a candidate has a day left (defensive, never loop for nothing)
+      }
+      ++steps;
     }
-    if (!month) return std::nullopt;
-    const std::string first = util::format_date(*month);
-    const std::string last = util::format_date(next_month_start(*month) - kDaySeconds);
-    Transaction tx(s);
-    auto& clear = s.prepared("DELETE FROM stats_monthly WHERE month = ?");
-    clear.setString(1, first);
-    clear.executeUpdate();
-    auto& fill = s.prepared(
-        "INSERT INTO stats_monthly (dim, month, item, impressions, clicks) "
-        "SELECT dim, ?, item, SUM(impressions), SUM(clicks) FROM stats_daily "
-        "WHERE day BETWEEN ? AND ? GROUP BY dim, item");
-    fill.setString(1, first);
-    fill.setString(2, first);
-    fill.setString(3, last);
-    fill.executeUpdate();
-    auto& note = s.prepared(
-        "REPLACE INTO stats_months (month, impressions, clicks, built_at) "
-        "SELECT ?, COALESCE(SUM(impressions), 0), COALESCE(SUM(clicks), 0), UTC_TIMESTAMP() "
-        "FROM stats_daily WHERE dim = 'placement' AND day BETWEEN ? AND ?");
-    note.setString(1, first);
-    note.setString(2, first);
-    note.setString(3, last);
-    note.executeUpdate();
-    tx.commit();
-    return month;
+    return steps;
   });
 }
 
