@@ -33,10 +33,13 @@ std::vector<StatsRow> MysqlStatsStore::read(StatsGroup group, std::int64_t from_
   const bool one_day = from_day == to_day && group != StatsGroup::day;
   const std::string sql =
       group == StatsGroup::day
-          ? "SELECT DATE_FORMAT(day, '%Y-%m-%d'), SUM(impressions), SUM(clicks) FROM stats_daily "
+          ? "SELECT DATE_FORMAT(day, '%Y-%m-%d'), SUM(impressions), SUM(clicks), "
+            "SUM(ignored_impressions), SUM(ignored_clicks) FROM stats_daily "
             "WHERE dim = ? AND day BETWEEN ? AND ? GROUP BY day"
-      : one_day ? "SELECT item, impressions, clicks FROM stats_daily WHERE dim = ? AND day = ?"
-                : "SELECT item, SUM(impressions), SUM(clicks) FROM stats_daily "
+      : one_day ? "SELECT item, impressions, clicks, ignored_impressions, ignored_clicks "
+                  "FROM stats_daily WHERE dim = ? AND day = ?"
+                : "SELECT item, SUM(impressions), SUM(clicks), SUM(ignored_impressions), "
+                  "SUM(ignored_clicks) FROM stats_daily "
                   "WHERE dim = ? AND day BETWEEN ? AND ? GROUP BY item";
   std::vector<StatsRow> rows;
   db_.call([&](MysqlSession& s) {
@@ -48,7 +51,8 @@ std::vector<StatsRow> MysqlStatsStore::read(StatsGroup group, std::int64_t from_
     const auto rs = query(st);
     rows.reserve(rs->rowsCount());
     while (rs->next()) {
-      rows.push_back({rs->getString(1).asStdString(), {rs->getUInt64(2), rs->getUInt64(3)}});
+      rows.push_back({rs->getString(1).asStdString(),
+                      {rs->getUInt64(2), rs->getUInt64(3), rs->getUInt64(4), rs->getUInt64(5)}});
     }
   });
   return rows;
@@ -58,11 +62,14 @@ StatsCache::Rows MysqlStatsStore::read_open_day(StatsGroup group, std::int64_t d
   StatsCounts totals;
   db_.call([&](MysqlSession& s) {
     auto& st = s.prepared(
-        "SELECT COALESCE(SUM(impressions), 0), COALESCE(SUM(clicks), 0) FROM stats_daily "
-        "WHERE dim = 'placement' AND day = ?");
+        "SELECT COALESCE(SUM(impressions), 0), COALESCE(SUM(clicks), 0), "
+        "COALESCE(SUM(ignored_impressions), 0), COALESCE(SUM(ignored_clicks), 0) "
+        "FROM stats_daily WHERE dim = 'placement' AND day = ?");
     st.setString(1, util::format_date(day));
     const auto rs = query(st);
-    if (rs->next()) totals = {rs->getUInt64(1), rs->getUInt64(2)};
+    if (rs->next()) {
+      totals = {rs->getUInt64(1), rs->getUInt64(2), rs->getUInt64(3), rs->getUInt64(4)};
+    }
   });
   if (auto rows = cache_.get_open(group, day, totals)) return rows;
   // Read after the totals: if events came in between, the rows hold more than the totals say,
@@ -110,7 +117,30 @@ StatsReport MysqlStatsStore::report(StatsGroup group, std::int64_t from_day, std
       }
     }
   }
-  return merge_parts(group, closed.get(), std::move(live), max_rows);
+  StatsReport out = merge_parts(group, closed.get(), std::move(live), max_rows);
+  out.ignored = ignored_by_reason(from_day, to_day);
+  return out;
+}
+
+IgnoredByReason MysqlStatsStore::ignored_by_reason(std::int64_t from_day, std::int64_t to_day) {
+  // At most 8 rows a day (kind x reason): small enough to sum on every request.
+  IgnoredByReason out;
+  db_.call([&](MysqlSession& s) {
+    out = {};
+    auto& st = s.prepared(
+        "SELECT kind, reason, SUM(n) FROM stats_ignored_daily WHERE day BETWEEN ? AND ? "
+        "GROUP BY kind, reason");
+    st.setString(1, util::format_date(from_day));
+    st.setString(2, util::format_date(to_day));
+    const auto rs = query(st);
+    while (rs->next()) {
+      const auto reason = ignored_reason_from(rs->getString(2).asStdString());
+      if (!reason) continue;
+      auto& counts = rs->getString(1).asStdString() == "impression" ? out.impressions : out.clicks;
+      counts[reason_index(*reason)] += rs->getUInt64(3);
+    }
+  });
+  return out;
 }
 
 }  // namespace placard::db
