@@ -197,8 +197,12 @@ class StatsTests(H.E2ETestCase):
         # A range without events: ten rows of zeros (ctr 0), zero totals.
         doc = self.admin.ok("GET", stats_path("2001-03-01", "2001-03-10", "day"))
         self.assertEqual(doc["rows"], [{"key": "2001-03-%02d" % d, "impressions": 0, "clicks": 0,
-                                        "ctr": 0} for d in range(1, 11)])
-        self.assertEqual(doc["totals"], {"impressions": 0, "clicks": 0, "ctr": 0})
+                                        "ctr": 0, "ignoredImpressions": 0, "ignoredClicks": 0}
+                                       for d in range(1, 11)])
+        none = {"prefetch": 0, "head": 0, "bot": 0, "rate_limited": 0}
+        self.assertEqual(doc["totals"], {"impressions": 0, "clicks": 0, "ctr": 0,
+                                         "ignoredImpressions": 0, "ignoredClicks": 0,
+                                         "ignored": {"impressions": none, "clicks": none}})
         for group in ("offer", "placement", "country"):
             doc = self.admin.ok("GET", stats_path("2001-03-01", "2001-03-10", group))
             self.assertEqual(doc["rows"], [])
