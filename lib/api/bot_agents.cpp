@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bitset>
 
 namespace placard::api {
 
@@ -28,6 +29,21 @@ constexpr std::array<std::string_view, 66> kPatterns = {
     // mail and link security scanners, monitors, headless tools
     "barracuda", "proofpoint", "mimecast", "headlesschrome", "phantomjs"};
 
+std::size_t bigram(char a, char b) {
+  return static_cast<std::size_t>(static_cast<unsigned char>(a)) << 8 |
+         static_cast<unsigned char>(b);
+}
+
+// Which two-character sequences begin a pattern: built once, read-only afterwards.
+const std::bitset<65536>& pattern_starts() {
+  static const std::bitset<65536> starts = [] {
+    std::bitset<65536> b;
+    for (const auto p : kPatterns) b.set(bigram(p[0], p[1]));
+    return b;
+  }();
+  return starts;
+}
+
 }  // namespace
 
 std::span<const std::string_view> bot_agent_patterns() {
@@ -35,7 +51,7 @@ std::span<const std::string_view> bot_agent_patterns() {
 }
 
 bool is_known_bot(std::string_view user_agent) {
-  if (user_agent.empty()) return false;
+  if (user_agent.size() < 2) return false;
   // Lower-cased once into a buffer on the stack; the crawler's name is near the start of every
   // User-Agent in the list, so a longer one is judged on its first kMax characters.
   constexpr std::size_t kMax = 512;
@@ -45,8 +61,18 @@ bool is_known_bot(std::string_view user_agent) {
       user_agent.begin(), user_agent.begin() + static_cast<std::ptrdiff_t>(n), buf.begin(),
       [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; });
   const std::string_view ua(buf.data(), n);
-  return std::any_of(kPatterns.begin(), kPatterns.end(),
-                     [&](std::string_view p) { return ua.find(p) != std::string_view::npos; });
+  // One pass over the agent: only where two characters begin some pattern are the patterns
+  // compared (a browser's agent has few such places), instead of one search per pattern.
+  const auto& starts = pattern_starts();
+  for (std::size_t i = 0; i + 1 < n; ++i) {
+    if (!starts[bigram(ua[i], ua[i + 1])]) continue;
+    const auto rest = ua.substr(i);
+    if (std::any_of(kPatterns.begin(), kPatterns.end(),
+                    [&](std::string_view p) { return rest.starts_with(p); })) {
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace placard::api

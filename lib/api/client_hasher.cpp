@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "lib/crypto/base64.h"
 #include "lib/crypto/hmac.h"
 #include "lib/util/time_format.h"
 
@@ -23,14 +24,16 @@ std::array<unsigned char, 32> ClientHasher::day_key(std::int64_t now) {
   if (day != day_) {
     day_key_ =
         crypto::hmac_sha256(secret_, "placard client day key\n" + util::format_date(day * kDay));
+    day_ring_.emplace(
+        tokens::KeyRing::parse("d:" + crypto::base64url_encode(bytes(day_key_)), "d"));
     day_ = day;
   }
   return day_key_;
 }
 
 db::ClientHash ClientHasher::hash_address(std::string_view address, std::int64_t now) {
-  const auto key = day_key(now);
-  const auto mac = crypto::hmac_sha256(bytes(key), address);
+  day_key(now);
+  const auto mac = day_ring_->mac("d", address, macs_);
   db::ClientHash out{};
   std::copy_n(mac.begin(), out.size(), out.begin());
   return out;

@@ -1,12 +1,14 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "lib/db/event_store.h"
 #include "lib/http/client_address.h"
 #include "lib/http/request.h"
+#include "lib/tokens/key_ring.h"
 
 namespace placard::api {
 
@@ -31,6 +33,10 @@ class ClientHasher {
   std::string secret_;
   std::int64_t day_ = -1;  // the day (days since 1970) day_key_ belongs to
   std::array<unsigned char, 32> day_key_{};
+  // The day's key, prepared once (HMAC pads hashed): a hash then costs two SHA-256 blocks and no
+  // OpenSSL algorithm lookup (the one-shot HMAC() fetches SHA-256 under a global lock each call).
+  std::optional<tokens::KeyRing> day_ring_;
+  tokens::MacWorkspace macs_;
 };
 
 }  // namespace placard::api

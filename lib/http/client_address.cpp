@@ -13,13 +13,18 @@ namespace {
 
 constexpr std::size_t kMaxAddressChars = 64;
 
+// inet_pton of `text` (at most `max` characters) into `out`.
+template <typename Addr>
+bool pton(int family, std::string_view text, std::size_t max, Addr& out) {
+  if (text.empty() || text.size() > max) return false;
+  std::array<char, 48> buf{};
+  text.copy(buf.data(), text.size());
+  return inet_pton(family, buf.data(), &out) == 1;
+}
+
 std::optional<IpBytes> parse_v4(std::string_view text) {
-  if (text.empty() || text.size() > 15) return std::nullopt;
-  char buf[16];
-  text.copy(buf, text.size());
-  buf[text.size()] = '\0';
   in_addr v4{};
-  if (inet_pton(AF_INET, buf, &v4) != 1) return std::nullopt;
+  if (!pton(AF_INET, text, 15, v4)) return std::nullopt;
   IpBytes out{};
   out[10] = 0xff;
   out[11] = 0xff;
@@ -29,12 +34,8 @@ std::optional<IpBytes> parse_v4(std::string_view text) {
 }
 
 std::optional<IpBytes> parse_v6(std::string_view text) {
-  if (text.empty() || text.size() > 45) return std::nullopt;
-  char buf[46];
-  text.copy(buf, text.size());
-  buf[text.size()] = '\0';
   in6_addr v6{};
-  if (inet_pton(AF_INET6, buf, &v6) != 1) return std::nullopt;
+  if (!pton(AF_INET6, text, 45, v6)) return std::nullopt;
   IpBytes out{};
   for (int i = 0; i < 16; ++i) out[i] = v6.s6_addr[i];
   return out;
