@@ -195,7 +195,10 @@ class ApiThread : public fcgi::RequestHandler {
 admin::AdminConfig make_admin_config(const config::ServerConfig& cfg) {
   const auto key = crypto::sha256("placard client address key\n" + cfg.token_keys);
   admin::AdminConfig c{std::string(reinterpret_cast<const char*>(key.data()), key.size()),
-                       crypto::hash_password(crypto::random_bytes(16)), std::nullopt, {}, {}};
+                       crypto::hash_password(crypto::random_bytes(16)),
+                       std::nullopt,
+                       {},
+                       {}};
   // Per-client limits of impressions and clicks: the secret their daily keys are derived from.
   const auto day_secret = crypto::sha256("placard client day secret\n" + cfg.token_keys);
   c.client_day_secret.assign(reinterpret_cast<const char*>(day_secret.data()), day_secret.size());

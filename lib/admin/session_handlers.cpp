@@ -54,8 +54,8 @@ http::Response sign_in(http::Request& req, AdminContext& ctx) {
   const std::string email = body.string("email", 1, 254);
   const std::string password = body.string("password", 1, 1024);
   auto& accounts = ctx.stores.accounts;
-  const auto client = crypto::hmac_sha256(
-      ctx.config.client_key, http::client_address(req, ctx.config.trusted_proxies));
+  const auto client = crypto::hmac_sha256(ctx.config.client_key,
+                                          http::client_address(req, ctx.config.trusted_proxies));
   const auto account = accounts.find_by_email(email);
   const std::int64_t now = accounts.now();
 
