@@ -4,7 +4,7 @@
 
 namespace placard::db {
 
-RateJudge::RateJudge(std::vector<RateWindow> windows) {
+RateJudge::RateJudge(const std::vector<RateWindow>& windows) {
   for (const auto& w : windows) {
     if (w.limit <= 0 || w.seconds <= 0) continue;
     windows_.push_back(w);

@@ -29,7 +29,7 @@ class RateJudge {
  public:
   using Key = std::pair<ClientHash, std::uint64_t>;  // client, offer
 
-  explicit RateJudge(std::vector<RateWindow> windows);
+  explicit RateJudge(const std::vector<RateWindow>& windows);
 
   // False when every window is off: nothing can go over.
   bool active() const { return longest_ms_ > 0; }

@@ -48,7 +48,7 @@ std::string add_to_each(const std::string& columns) {
     const auto comma = columns.find(", ", start);
     const std::string c = columns.substr(start, comma - start);
     if (!first) out += ", ";
-    out += c + " = " + c + " + VALUES(" + c + ")";
+    out.append(c).append(" = ").append(c).append(" + VALUES(").append(c).append(")");
     if (comma == std::string::npos) return out;
     start = comma + 2;
   }

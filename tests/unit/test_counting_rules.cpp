@@ -289,7 +289,8 @@ TEST(RateJudge, ClicksOnePerMinuteThreePerTenMinutesTenPerHour) {
   // Ignored events do not fill the window: a click every 30 s counts every other one.
   RateJudge fresh(placard::api::rate_limits(settings).clicks);
   int counted = 0;
-  for (int i = 0; i < 120; ++i) counted += fresh.over_limit(k, t + i * 30 * kS) ? 0 : 1;
+  for (int i = 0; i < 120; ++i)
+    counted += fresh.over_limit(k, t + std::int64_t{i} * 30 * kS) ? 0 : 1;
   // An hour of clicks every 30 s: 3 in each 10 minutes (at 0, 60, 120 s, then 600, 660, 720 s,
   // ...) until the 10th at 1,800 s; then 10 per hour holds the rest of the hour.
   EXPECT_EQ(counted, 10);
@@ -299,7 +300,8 @@ TEST(RateJudge, TenPerHour) {
   RateJudge judge({{3600, 10}});
   const RateJudge::Key k{client(1), 1};
   const std::int64_t t = 5'000'000 * kS;
-  for (int i = 0; i < 10; ++i) EXPECT_FALSE(judge.over_limit(k, t + i * 300 * kS)) << i;
+  for (int i = 0; i < 10; ++i)
+    EXPECT_FALSE(judge.over_limit(k, t + std::int64_t{i} * 300 * kS)) << i;
   EXPECT_TRUE(judge.over_limit(k, t + 3000 * kS));
   EXPECT_TRUE(judge.over_limit(k, t + 3599 * kS));
   EXPECT_FALSE(judge.over_limit(k, t + 3600 * kS));
