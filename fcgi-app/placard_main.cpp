@@ -24,6 +24,7 @@
 #include "fcgi-app/worker_pool.h"
 #include "lib/admin/admin_router.h"
 #include "lib/admin/context.h"
+#include "lib/api/rate_limits.h"
 #include "lib/api/routes.h"
 #include "lib/api/service.h"
 #include "lib/catalog/refresher.h"
@@ -142,7 +143,8 @@ class ApiThread : public fcgi::RequestHandler {
   ApiThread(const api::SharedServices& shared, const admin::AdminConfig& admin_config,
             const db::ConnectionParams& params, db::EventBatcher& batcher,
             db::StatsCache& stats_cache)
-      : session_(params),
+      : clients_(admin_config.trusted_proxies, admin_config.client_day_secret),
+        session_(params),
         events_(session_, batcher),
         admin_db_(session_, [&log = shared.log](const std::string& m) { log.info(m); }),
         accounts_(admin_db_),
@@ -154,7 +156,7 @@ class ApiThread : public fcgi::RequestHandler {
         audit_(admin_db_),
         stats_(admin_db_, stats_cache),
         network_(admin_db_),
-        services_{events_, events_, rng_, nonces_, macs_},
+        services_{events_, events_, rng_, nonces_, macs_, clients_},
         admin_{shared,
                admin_config,
                {admin_db_, accounts_, settings_, countries_, categories_, placements_, offer_admin_,
@@ -169,6 +171,7 @@ class ApiThread : public fcgi::RequestHandler {
     return r;
   }
 
+  api::ClientHasher clients_;
   db::DriverThreadScope driver_scope_;
   db::MysqlSession session_;
   db::MysqlEventStore events_;
@@ -196,7 +199,14 @@ class ApiThread : public fcgi::RequestHandler {
 admin::AdminConfig make_admin_config(const config::ServerConfig& cfg) {
   const auto key = crypto::sha256("placard client address key\n" + cfg.token_keys);
   admin::AdminConfig c{std::string(reinterpret_cast<const char*>(key.data()), key.size()),
-                       crypto::hash_password(crypto::random_bytes(16)), std::nullopt};
+                       crypto::hash_password(crypto::random_bytes(16)),
+                       std::nullopt,
+                       {},
+                       {}};
+  // Per-client limits of impressions and clicks: the secret their daily keys are derived from.
+  const auto day_secret = crypto::sha256("placard client day secret\n" + cfg.token_keys);
+  c.client_day_secret.assign(reinterpret_cast<const char*>(day_secret.data()), day_secret.size());
+  c.trusted_proxies = http::TrustedProxies::parse(cfg.trusted_proxies);
   if (!cfg.credentials_key.empty()) {
     c.credential_keys = crypto::CredentialKeys::parse(cfg.credentials_key);
   }
@@ -330,8 +340,14 @@ int run(const Options& opt) {
   log.info("placard.fcgi serving on " + (spawned ? std::string("fd 0") : listen) + " with " +
            std::to_string(threads) + " threads");
   // Counts recorded events into the statistics rollups every second (one worker at a time).
-  db::RollupJob rollups(params, std::chrono::seconds(1),
-                        [&](const std::string& msg) { log.info(msg); });
+  db::RollupJob rollups(
+      params, std::chrono::seconds(1),
+      [&holder]() -> std::optional<db::RateLimits> {
+        const auto snap = holder.get();
+        if (!snap) return std::nullopt;
+        return api::rate_limits(snap->settings);
+      },
+      [&](const std::string& msg) { log.info(msg); });
   std::optional<db::RetentionJob> retention;
   if (cfg.retention_interval_seconds > 0) {
     const std::chrono::seconds interval(cfg.retention_interval_seconds);

@@ -446,8 +446,10 @@ for _ in $(seq 1 100); do
   [[ "$caught_up" == 1 ]] && break
   sleep 0.1
 done
-meta rollup_impressions "$(db -e "SELECT COALESCE(SUM(impressions), 0) FROM stats_daily WHERE dim = 'placement'")"
-meta rollup_clicks "$(db -e "SELECT COALESCE(SUM(clicks), 0) FROM stats_daily WHERE dim = 'placement'")"
+# Counted and ignored (over a per-client limit: the clicks step sends each offer's clicks from
+# one client) together: every raw row once.
+meta rollup_impressions "$(db -e "SELECT COALESCE(SUM(impressions + ignored_impressions), 0) FROM stats_daily WHERE dim = 'placement'")"
+meta rollup_clicks "$(db -e "SELECT COALESCE(SUM(clicks + ignored_clicks), 0) FROM stats_daily WHERE dim = 'placement'")"
 meta raw_impressions "$(db -e 'SELECT COUNT(*) FROM impressions')"
 meta raw_clicks "$(db -e 'SELECT COUNT(*) FROM clicks')"
 fi

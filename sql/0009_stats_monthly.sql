@@ -12,6 +12,8 @@ CREATE TABLE stats_monthly (
   item VARCHAR(64) CHARACTER SET ascii NOT NULL,
   impressions BIGINT UNSIGNED NOT NULL DEFAULT 0,
   clicks BIGINT UNSIGNED NOT NULL DEFAULT 0,
+  ignored_impressions BIGINT UNSIGNED NOT NULL DEFAULT 0,  -- as in stats_daily (sql/0008)
+  ignored_clicks BIGINT UNSIGNED NOT NULL DEFAULT 0,
   PRIMARY KEY (dim, month, item)
 ) ENGINE=InnoDB DEFAULT CHARSET=ascii;
 
@@ -20,5 +22,7 @@ CREATE TABLE stats_months (
   days_through DATE NOT NULL,            -- the month's days up to this one are in stats_monthly
   impressions BIGINT UNSIGNED NOT NULL,  -- their daily placement totals when added
   clicks BIGINT UNSIGNED NOT NULL,
+  ignored_impressions BIGINT UNSIGNED NOT NULL,
+  ignored_clicks BIGINT UNSIGNED NOT NULL,
   built_at DATETIME NOT NULL DEFAULT UTC_TIMESTAMP()
 ) ENGINE=InnoDB DEFAULT CHARSET=ascii;

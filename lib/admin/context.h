@@ -13,6 +13,7 @@
 #include "lib/db/offer_admin_store.h"
 #include "lib/db/settings_store.h"
 #include "lib/db/stats_store.h"
+#include "lib/http/client_address.h"
 
 namespace placard::admin {
 
@@ -21,6 +22,8 @@ struct AdminConfig {
   std::string client_key;           // HMAC key: client addresses are kept only as keyed hashes
   std::string dummy_password_hash;  // verified against for an unknown email (same time spent)
   std::optional<crypto::CredentialKeys> credential_keys;  // credentials.key; none when unset
+  http::TrustedProxies trusted_proxies;  // whose X-Forwarded-For names the client (config file)
+  std::string client_day_secret;  // impressions and clicks: daily keys of client hashes from it
 };
 
 // One request thread's stores (each on the thread's own database connection).

@@ -12,6 +12,7 @@
 #include "lib/crypto/random.h"
 #include "lib/crypto/sha256.h"
 #include "lib/http/api_error.h"
+#include "lib/http/client_address.h"
 #include "lib/util/time_format.h"
 
 namespace placard::admin {
@@ -53,7 +54,8 @@ http::Response sign_in(http::Request& req, AdminContext& ctx) {
   const std::string email = body.string("email", 1, 254);
   const std::string password = body.string("password", 1, 1024);
   auto& accounts = ctx.stores.accounts;
-  const auto client = crypto::hmac_sha256(ctx.config.client_key, req.remote_addr);
+  const auto client = crypto::hmac_sha256(ctx.config.client_key,
+                                          http::client_address(req, ctx.config.trusted_proxies));
   const auto account = accounts.find_by_email(email);
   const std::int64_t now = accounts.now();
 

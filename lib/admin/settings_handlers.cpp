@@ -17,6 +17,10 @@ namespace {
 
 using Stored = std::map<std::string, std::string>;
 
+// The per-client limits of impressions and clicks: each 0 (off) .. catalog::kMaxEventLimit.
+constexpr const char* kLimitSettings[] = {"clickLimitPerMinute", "clickLimitPer10Minutes",
+                                          "clickLimitPerHour", "impressionLimitPer5Minutes"};
+
 catalog::Settings typed(const Stored& stored) {
   std::vector<std::string> problems;  // a bad stored value reads as its default, as in the snapshot
   return catalog::parse_settings(stored, problems);
@@ -84,6 +88,9 @@ Stored read_changes(const Body& body) {
           body.opt_integer("networkSyncIntervalMinutes", 0, catalog::kMaxSyncIntervalMinutes)) {
     out["networkSyncIntervalMinutes"] = int_text(*v);
   }
+  for (const char* name : kLimitSettings) {
+    if (const auto v = body.opt_integer(name, 0, catalog::kMaxEventLimit)) out[name] = int_text(*v);
+  }
   return out;
 }
 
@@ -100,9 +107,11 @@ void check_retention(const catalog::Settings& after, const Stored& changes) {
 }
 
 http::Response patch_settings(http::Request& req, AdminContext& ctx, const Actor& actor) {
-  const Body body(req, {"available", "refreshIntervalSeconds", "minExtensionVersion",
-                        "allowedClientOrigins", "tokenTtlSeconds", "sessionIdleMinutes",
-                        "rawEventRetentionDays", "networkSyncIntervalMinutes", "publicOrigin"});
+  const Body body(
+      req, {"available", "refreshIntervalSeconds", "minExtensionVersion", "allowedClientOrigins",
+            "tokenTtlSeconds", "sessionIdleMinutes", "rawEventRetentionDays",
+            "networkSyncIntervalMinutes", "publicOrigin", "clickLimitPerMinute",
+            "clickLimitPer10Minutes", "clickLimitPerHour", "impressionLimitPer5Minutes"});
   const Stored changes = read_changes(body);
   std::string after_json;
   ctx.stores.tx.run([&] {

@@ -121,6 +121,14 @@ std::string settings_json(const catalog::Settings& s) {
   w.Int(s.raw_event_retention_days);
   w.Key("networkSyncIntervalMinutes");
   w.Int(s.network_sync_interval_minutes);
+  w.Key("clickLimitPerMinute");
+  w.Int(s.click_limit_per_minute);
+  w.Key("clickLimitPer10Minutes");
+  w.Int(s.click_limit_per_10_minutes);
+  w.Key("clickLimitPerHour");
+  w.Int(s.click_limit_per_hour);
+  w.Key("impressionLimitPer5Minutes");
+  w.Int(s.impression_limit_per_5_minutes);
   w.Key("publicOrigin");
   if (s.public_origin.empty()) {
     w.Null();

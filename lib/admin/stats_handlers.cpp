@@ -37,6 +37,22 @@ void write_counts(json::Writer& w, const db::StatsCounts& c) {
   w.Uint64(c.clicks);
   w.Key("ctr");
   w.Double(click_through_rate(c));
+  // Answered but not counted (issue 15): beside the counted figures, never inside them.
+  w.Key("ignoredImpressions");
+  w.Uint64(c.ignored_impressions);
+  w.Key("ignoredClicks");
+  w.Uint64(c.ignored_clicks);
+}
+
+void write_by_reason(json::Writer& w, const std::array<std::uint64_t, db::kIgnoredReasons>& n) {
+  w.StartObject();
+  for (const auto r : {db::IgnoredReason::prefetch, db::IgnoredReason::head, db::IgnoredReason::bot,
+                       db::IgnoredReason::rate_limited}) {
+    const auto name = db::ignored_reason_name(r);
+    w.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()));
+    w.Uint64(n[db::reason_index(r)]);
+  }
+  w.EndObject();
 }
 
 void append_csv_field(std::string& out, const std::string& field) {
@@ -127,6 +143,13 @@ std::string stats_json(const StatsQuery& q, const db::StatsReport& report) {
   w.Key("totals");
   w.StartObject();
   write_counts(w, report.totals);
+  w.Key("ignored");
+  w.StartObject();
+  w.Key("impressions");
+  write_by_reason(w, report.ignored.impressions);
+  w.Key("clicks");
+  write_by_reason(w, report.ignored.clicks);
+  w.EndObject();
   w.EndObject();
   w.EndObject();
   return json::to_string(buf);

@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "lib/api/counting_rules.h"
 #include "lib/api/token_checks.h"
 #include "lib/http/api_error.h"
 #include "lib/http/header.h"
@@ -61,7 +62,8 @@ std::optional<http::ApiError> click_refusal(const std::optional<db::OfferTarget>
 }
 
 http::Response redirect(const http::Request& request, const catalog::Snapshot& snapshot,
-                        const tokens::KeyRing& keys, db::ClickStore& clicks, std::int64_t now) {
+                        const tokens::KeyRing& keys, db::ClickStore& clicks, ClientHasher& clients,
+                        std::int64_t now) {
   const auto offer_id = parse_offer_id(request.param("offerId"));
   // The token is judged here, its verdict applied after the offer's existence (404 comes first).
   std::optional<http::ApiError> token_error;
@@ -83,13 +85,17 @@ http::Response redirect(const http::Request& request, const catalog::Snapshot& s
     throw *token_error;
   }
 
+  // HEAD, a prefetch or a crawler answers the same; its click goes to ignored_events, not to
+  // clicks (the token stays usable by the real click).
+  db::EventRecord event = event_of(claims);
+  event.ignored = ignored_reason(request);
+  if (event.ignored == db::IgnoredReason::none) event.client = clients.hash(request, now);
   std::optional<http::ApiError> refusal;
-  const bool record = request.method != "HEAD";  // HEAD answers the same and records nothing
   const auto offer = clicks.follow(
       offer_id, [&](const std::optional<db::OfferTarget>& o) -> std::optional<db::EventRecord> {
         refusal = click_refusal(o, token_error, now);
-        if (refusal || !record) return std::nullopt;
-        return event_of(claims);
+        if (refusal) return std::nullopt;
+        return event;
       });
   if (refusal) throw *refusal;
 
@@ -152,9 +158,10 @@ std::string_view sub_id_parameter(std::string_view network) {
 }
 
 http::Response follow_click(http::Request& request, const catalog::Snapshot& snapshot,
-                            const tokens::KeyRing& keys, db::ClickStore& clicks, std::int64_t now) {
+                            const tokens::KeyRing& keys, db::ClickStore& clicks,
+                            ClientHasher& clients, std::int64_t now) {
   try {
-    return redirect(request, snapshot, keys, clicks, now);
+    return redirect(request, snapshot, keys, clicks, clients, now);
   } catch (http::ApiError& e) {
     // A refusal must not be cached either: the same link may work after a fix, or not at all.
     e.with_header("Cache-Control", "no-store");

@@ -3,6 +3,7 @@
 #include <string>
 #include <string_view>
 
+#include "lib/api/client_hasher.h"
 #include "lib/catalog/snapshot.h"
 #include "lib/db/click_store.h"
 #include "lib/http/request.h"
@@ -12,9 +13,11 @@
 namespace placard::api {
 
 // GET/HEAD /r/click/:offerId?t= (contract section 4). The offer's state is read from the
-// database at click time. Refusals are HTML for browsers, JSON otherwise.
+// database at click time. Refusals are HTML for browsers, JSON otherwise. HEAD, a prefetch or a
+// known crawler gets the same answer, and the click is not counted (the token stays usable).
 http::Response follow_click(http::Request& request, const catalog::Snapshot& snapshot,
-                            const tokens::KeyRing& keys, db::ClickStore& clicks, std::int64_t now);
+                            const tokens::KeyRing& keys, db::ClickStore& clicks,
+                            ClientHasher& clients, std::int64_t now);
 
 // Only absolute http(s) URLs with a host and no whitespace or control characters.
 bool is_safe_redirect_target(std::string_view url);

@@ -20,10 +20,10 @@ http::Router make_router(const SharedServices& shared, ThreadServices& thread) {
   });
   r.add("POST", "/api/v1/events/impression", [&shared, &thread](http::Request& req) {
     return record_impression(req, *require_snapshot(shared), shared.keys, thread.events,
-                             util::unix_now());
+                             thread.clients, util::unix_now());
   });
   r.add("GET", "/r/click/:offerId", [&shared, &thread](http::Request& req) {
-    return follow_click(req, *require_snapshot(shared), shared.keys, thread.clicks,
+    return follow_click(req, *require_snapshot(shared), shared.keys, thread.clicks, thread.clients,
                         util::unix_now());
   });
   return r;

@@ -1,6 +1,7 @@
 #pragma once
 #include <memory>
 
+#include "lib/api/client_hasher.h"
 #include "lib/catalog/snapshot.h"
 #include "lib/catalog/snapshot_holder.h"
 #include "lib/crypto/random_pool.h"
@@ -26,6 +27,7 @@ struct ThreadServices {
   util::FastRng& rng;
   crypto::RandomPool& nonces;
   tokens::MacWorkspace& macs;  // for signing tokens without allocating
+  ClientHasher& clients;       // per-client limits: the client address as the day's keyed hash
 };
 
 // The current snapshot, or 503 service_unavailable when none could be loaded yet.

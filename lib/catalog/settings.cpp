@@ -40,6 +40,14 @@ Settings parse_settings(const std::map<std::string, std::string>& values,
       ok = parse_int(value, kMinRetentionDays, kMaxRetentionDays, s.raw_event_retention_days);
     } else if (name == "networkSyncIntervalMinutes") {
       ok = parse_int(value, 0, kMaxSyncIntervalMinutes, s.network_sync_interval_minutes);
+    } else if (name == "clickLimitPerMinute") {
+      ok = parse_int(value, 0, kMaxEventLimit, s.click_limit_per_minute);
+    } else if (name == "clickLimitPer10Minutes") {
+      ok = parse_int(value, 0, kMaxEventLimit, s.click_limit_per_10_minutes);
+    } else if (name == "clickLimitPerHour") {
+      ok = parse_int(value, 0, kMaxEventLimit, s.click_limit_per_hour);
+    } else if (name == "impressionLimitPer5Minutes") {
+      ok = parse_int(value, 0, kMaxEventLimit, s.impression_limit_per_5_minutes);
     } else if (name == "publicOrigin") {
       s.public_origin = value;
     } else if (name == "allowedClientOrigins") {

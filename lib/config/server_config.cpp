@@ -7,6 +7,7 @@
 
 #include "lib/config/config_file.h"
 #include "lib/config/listen_address.h"
+#include "lib/http/client_address.h"
 #include "lib/network/url_policy.h"
 
 namespace placard::config {
@@ -103,6 +104,13 @@ ServerConfig server_config_from(const std::map<std::string, std::string>& values
       c.network.ca_file = value;
     } else if (key == "network.timeout_seconds") {
       c.network.timeout_seconds = to_int(key, value, 1, 600);
+    } else if (key == "trusted_proxies") {
+      try {
+        (void)http::TrustedProxies::parse(value);
+      } catch (const std::invalid_argument& e) {
+        throw ConfigError(key + ": " + e.what());
+      }
+      c.trusted_proxies = value;
     } else {
       throw ConfigError("unknown key '" + key + "'");
     }
@@ -157,7 +165,10 @@ std::string render_server_config(const ServerConfig& c) {
     << "network.admitad.api_base = " << c.network.admitad_api_base << "\n"
     << "network.awin.api_base = " << c.network.awin_api_base << "\n"
     << "network.ca_file = " << c.network.ca_file << "\n"
-    << "network.timeout_seconds = " << c.network.timeout_seconds << "\n";
+    << "network.timeout_seconds = " << c.network.timeout_seconds << "\n"
+    << "\n# Reverse proxies in front of the web server whose X-Forwarded-For is believed\n"
+    << "# (addresses or CIDR ranges, comma-separated; empty: none, the peer is the client).\n"
+    << "trusted_proxies = " << c.trusted_proxies << "\n";
   return o.str();
 }
 

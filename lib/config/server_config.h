@@ -51,6 +51,9 @@ struct ServerConfig {
   int retention_interval_seconds = 600;
   std::string sql_dir;
   NetworkConfig network;
+  // Reverse proxies whose X-Forwarded-For names the client (http::TrustedProxies::parse): for
+  // the per-client limits and the sign-in throttle. Empty: the web server's peer is the client.
+  std::string trusted_proxies;
 };
 
 // Builds the typed config from parsed keys; unknown keys and bad values throw ConfigError.

@@ -24,8 +24,10 @@ const char* table_name(EventTable t) {
   return t == EventTable::impressions ? "impressions" : "clicks";
 }
 
-constexpr const char* kColumns = " (token_nonce, offer_id, placement, country, issued_at) VALUES ";
-constexpr const char* kRow = "(UNHEX(?), ?, ?, ?, FROM_UNIXTIME(?))";
+constexpr const char* kColumns =
+    " (token_nonce, offer_id, placement, country, issued_at, client_hash) VALUES ";
+constexpr const char* kRow = "(UNHEX(?), ?, ?, ?, FROM_UNIXTIME(?), UNHEX(?))";
+constexpr unsigned kRowParams = 6;
 
 void bind_row(sql::PreparedStatement& st, unsigned first, const EventRecord& e) {
   st.setString(first, nonce_hex_upper(e));
@@ -33,6 +35,12 @@ void bind_row(sql::PreparedStatement& st, unsigned first, const EventRecord& e) 
   st.setString(first + 2, e.placement);
   st.setString(first + 3, e.country);
   st.setInt64(first + 4, e.issued_at);
+  if (e.client == ClientHash{}) {
+    st.setNull(first + 5, sql::DataType::VARCHAR);  // unknown client: never limited
+  } else {
+    st.setString(first + 5, crypto::to_hex(std::string_view(
+                                reinterpret_cast<const char*>(e.client.data()), e.client.size())));
+  }
 }
 
 bool is_mariadb(MysqlSession& session) {
@@ -128,11 +136,15 @@ void EventBatcher::write_batch(MysqlSession& session, std::vector<Pending*>& bat
       }
     }
   }
+  // Counted events go to their table; events answered but not counted, to ignored_events.
+  const auto to_write = [](const Pending* p, bool counted) {
+    return p->event != nullptr && !p->error &&
+           (p->event->ignored == IgnoredReason::none) == counted;
+  };
   for (const EventTable table : {EventTable::impressions, EventTable::clicks}) {
     std::vector<Pending*> group;
-    std::copy_if(batch.begin(), batch.end(), std::back_inserter(group), [&](const Pending* p) {
-      return p->table == table && p->event != nullptr && !p->error;
-    });
+    std::copy_if(batch.begin(), batch.end(), std::back_inserter(group),
+                 [&](const Pending* p) { return p->table == table && to_write(p, true); });
     if (group.empty()) continue;
     try {
       write(session, table, group);
@@ -140,6 +152,39 @@ void EventBatcher::write_batch(MysqlSession& session, std::vector<Pending*>& bat
       for (auto* p : group) p->error = std::current_exception();
     }
   }
+  std::vector<Pending*> ignored;
+  std::copy_if(batch.begin(), batch.end(), std::back_inserter(ignored),
+               [&](const Pending* p) { return to_write(p, false); });
+  if (!ignored.empty()) {
+    try {
+      write_ignored(session, ignored);
+    } catch (...) {
+      for (auto* p : ignored) p->error = std::current_exception();
+    }
+  }
+}
+
+void EventBatcher::write_ignored(MysqlSession& session, std::vector<Pending*>& group) {
+  std::string sql =
+      "INSERT INTO ignored_events (kind, reason, offer_id, placement, country) VALUES ";
+  for (std::size_t i = 0; i < group.size(); ++i)
+    sql += i == 0 ? "(?, ?, ?, ?, ?)" : ", (?, ?, ?, ?, ?)";
+  // Not idempotent (no unique key): not retried on a new connection, so a lost connection can
+  // lose ignored counts but never doubles them.
+  session.run(false, [&](MysqlSession& s) {
+    auto& st = s.prepared(sql);
+    for (std::size_t i = 0; i < group.size(); ++i) {
+      const auto first = static_cast<unsigned>(5 * i + 1);
+      const EventRecord& e = *group[i]->event;
+      st.setString(first, group[i]->table == EventTable::impressions ? "impression" : "click");
+      st.setString(first + 1, std::string(ignored_reason_name(e.ignored)));
+      st.setUInt64(first + 2, e.offer_id);
+      st.setString(first + 3, e.placement);
+      st.setString(first + 4, e.country);
+    }
+    st.executeUpdate();
+  });
+  for (auto* p : group) p->recorded = false;  // answered, not counted
 }
 
 void EventBatcher::read_offers(MysqlSession& session, std::vector<Pending*>& clicks) {
@@ -211,7 +256,7 @@ void EventBatcher::write_returning(MysqlSession& session, EventTable table,
   sql += " RETURNING HEX(token_nonce)";
   auto& st = session.prepared(sql);  // one statement per batch size, prepared once
   for (std::size_t i = 0; i < group.size(); ++i) {
-    bind_row(st, static_cast<unsigned>(5 * i + 1), *group[i]->event);
+    bind_row(st, static_cast<unsigned>(kRowParams * i + 1), *group[i]->event);
   }
   // The rows this statement inserted; a nonce twice in one batch is inserted (returned) once.
   std::unordered_map<std::string, int> inserted;

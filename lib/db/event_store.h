@@ -1,9 +1,14 @@
 #pragma once
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
+#include "lib/db/ignored_reason.h"
+
 namespace placard::db {
+
+using ClientHash = std::array<unsigned char, 16>;
 
 struct EventRecord {
   std::array<unsigned char, 16> nonce{};  // the token's identity
@@ -11,6 +16,10 @@ struct EventRecord {
   std::string placement;
   std::string country;
   std::int64_t issued_at = 0;
+  // Keyed hash of the client address under the day's key (see api::ClientHasher); all zero:
+  // unknown (never limited).
+  ClientHash client{};
+  IgnoredReason ignored = IgnoredReason::none;
 };
 
 // Impressions, deduplicated by the token nonce (a unique key in the database, so it holds

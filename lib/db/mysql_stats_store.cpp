@@ -18,7 +18,8 @@ constexpr std::int64_t kDay = kDaySeconds;
 void collect(const std::unique_ptr<sql::ResultSet>& rs, std::vector<StatsRow>& rows) {
   rows.reserve(rs->rowsCount());
   while (rs->next()) {
-    rows.push_back({rs->getString(1).asStdString(), {rs->getUInt64(2), rs->getUInt64(3)}});
+    rows.push_back({rs->getString(1).asStdString(),
+                    {rs->getUInt64(2), rs->getUInt64(3), rs->getUInt64(4), rs->getUInt64(5)}});
   }
 }
 
@@ -39,7 +40,8 @@ std::vector<StatsRow> MysqlStatsStore::read(StatsGroup group, std::int64_t from_
                                             std::int64_t to_day) {
   if (group == StatsGroup::day) {
     return read_sql(
-        "SELECT DATE_FORMAT(day, '%Y-%m-%d'), SUM(impressions), SUM(clicks) FROM stats_daily "
+        "SELECT DATE_FORMAT(day, '%Y-%m-%d'), SUM(impressions), SUM(clicks), "
+        "SUM(ignored_impressions), SUM(ignored_clicks) FROM stats_daily "
         "WHERE dim = ? AND day BETWEEN ? AND ? GROUP BY day",
         dim_of(group), {from_day, to_day});
   }
@@ -47,8 +49,10 @@ std::vector<StatsRow> MysqlStatsStore::read(StatsGroup group, std::int64_t from_
   // GROUP BY (which would sort through a temporary table). Used for the open days on every
   // request.
   if (from_day == to_day) {
-    return read_sql("SELECT item, impressions, clicks FROM stats_daily WHERE dim = ? AND day = ?",
-                    dim_of(group), {from_day});
+    return read_sql(
+        "SELECT item, impressions, clicks, ignored_impressions, ignored_clicks FROM stats_daily "
+        "WHERE dim = ? AND day = ?",
+        dim_of(group), {from_day});
   }
   // Longer ranges: whole months from stats_monthly where it is built and current, the days
   // around them (and in any month it cannot serve) from stats_daily, summed in one statement.
@@ -56,19 +60,22 @@ std::vector<StatsRow> MysqlStatsStore::read(StatsGroup group, std::int64_t from_
   std::set<std::int64_t> usable;
   if (!whole.empty()) db_.call([&](MysqlSession& s) { usable = usable_months(s, whole); });
   const RangeParts parts = split_by_months(from_day, to_day, usable);
-  std::string sql = "SELECT item, SUM(i), SUM(c) FROM (";
+  std::string sql = "SELECT item, SUM(i), SUM(c), SUM(ii), SUM(ic) FROM (";
   std::vector<std::int64_t> days;
   if (!parts.months.empty()) {
     sql +=
-        "SELECT item, impressions AS i, clicks AS c FROM stats_monthly WHERE dim = ? AND month IN "
-        "(";
+        "SELECT item, impressions AS i, clicks AS c, ignored_impressions AS ii, ignored_clicks AS "
+        "ic "
+        "FROM stats_monthly WHERE dim = ? AND month IN (";
     for (std::size_t k = 0; k < parts.months.size(); ++k) sql += k == 0 ? "?" : ", ?";
     sql += ")";
     days.insert(days.end(), parts.months.begin(), parts.months.end());
   }
   if (!parts.days.empty()) {
     if (!parts.months.empty()) sql += " UNION ALL ";
-    sql += "SELECT item, impressions AS i, clicks AS c FROM stats_daily WHERE dim = ? AND (";
+    sql +=
+        "SELECT item, impressions, clicks, ignored_impressions, ignored_clicks FROM stats_daily "
+        "WHERE dim = ? AND (";
     for (std::size_t k = 0; k < parts.days.size(); ++k) {
       sql += k == 0 ? "day BETWEEN ? AND ?" : " OR day BETWEEN ? AND ?";
     }
@@ -114,11 +121,14 @@ StatsCache::Rows MysqlStatsStore::read_open_day(StatsGroup group, std::int64_t d
   StatsCounts totals;
   db_.call([&](MysqlSession& s) {
     auto& st = s.prepared(
-        "SELECT COALESCE(SUM(impressions), 0), COALESCE(SUM(clicks), 0) FROM stats_daily "
-        "WHERE dim = 'placement' AND day = ?");
+        "SELECT COALESCE(SUM(impressions), 0), COALESCE(SUM(clicks), 0), "
+        "COALESCE(SUM(ignored_impressions), 0), COALESCE(SUM(ignored_clicks), 0) "
+        "FROM stats_daily WHERE dim = 'placement' AND day = ?");
     st.setString(1, util::format_date(day));
     const auto rs = query(st);
-    if (rs->next()) totals = {rs->getUInt64(1), rs->getUInt64(2)};
+    if (rs->next()) {
+      totals = {rs->getUInt64(1), rs->getUInt64(2), rs->getUInt64(3), rs->getUInt64(4)};
+    }
   });
   if (auto rows = cache_.get_open(group, day, totals)) return rows;
   // Read after the totals: if events came in between, the rows hold more than the totals say,
@@ -166,7 +176,30 @@ StatsReport MysqlStatsStore::report(StatsGroup group, std::int64_t from_day, std
       }
     }
   }
-  return merge_parts(group, closed.get(), std::move(live), max_rows);
+  StatsReport out = merge_parts(group, closed.get(), std::move(live), max_rows);
+  out.ignored = ignored_by_reason(from_day, to_day);
+  return out;
+}
+
+IgnoredByReason MysqlStatsStore::ignored_by_reason(std::int64_t from_day, std::int64_t to_day) {
+  // At most 8 rows a day (kind x reason): small enough to sum on every request.
+  IgnoredByReason out;
+  db_.call([&](MysqlSession& s) {
+    out = {};
+    auto& st = s.prepared(
+        "SELECT kind, reason, SUM(n) FROM stats_ignored_daily WHERE day BETWEEN ? AND ? "
+        "GROUP BY kind, reason");
+    st.setString(1, util::format_date(from_day));
+    st.setString(2, util::format_date(to_day));
+    const auto rs = query(st);
+    while (rs->next()) {
+      const auto reason = ignored_reason_from(rs->getString(2).asStdString());
+      if (!reason) continue;
+      auto& counts = rs->getString(1).asStdString() == "impression" ? out.impressions : out.clicks;
+      counts[reason_index(*reason)] += rs->getUInt64(3);
+    }
+  });
+  return out;
 }
 
 }  // namespace placard::db

@@ -29,6 +29,8 @@ class MysqlStatsStore : public StatsStore {
                                  std::initializer_list<std::int64_t> days);
   // The rows of one open day, from the cache when the day's totals did not change.
   StatsCache::Rows read_open_day(StatsGroup group, std::int64_t day);
+  // Ignored events of the range by kind and reason (stats_ignored_daily; not cached).
+  IgnoredByReason ignored_by_reason(std::int64_t from_day, std::int64_t to_day);
 
   AdminDb& db_;
   StatsCache& cache_;

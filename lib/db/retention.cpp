@@ -49,6 +49,7 @@ RetentionPass delete_old_events(MysqlSession& session, int days, const Retention
     pass.ran = true;
     pass.impressions = delete_table(s, "impressions", "recorded_at", days, options);
     pass.clicks = delete_table(s, "clicks", "clicked_at", days, options);
+    pass.ignored = delete_table(s, "ignored_events", "at", days, options);
     return pass;
   });
 }

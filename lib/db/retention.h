@@ -28,6 +28,7 @@ struct RetentionPass {
   bool ran = false;               // false: another worker (on any host) holds the lock and is at it
   std::uint64_t impressions = 0;  // rows deleted
   std::uint64_t clicks = 0;
+  std::uint64_t ignored = 0;  // rows of ignored_events (answered, not counted)
 };
 
 // One pass: under the named lock placard.retention (GET_LOCK(..., 0): one pass at a time across

@@ -1,6 +1,8 @@
 #include "lib/db/rollup_step.h"
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "lib/db/named_lock.h"
 #include "lib/db/stats_months.h"
@@ -12,35 +14,77 @@ namespace placard::db {
 
 namespace {
 
+// How a raw table's rows become rollup counts: for the counted tables, rows with `ignored` NULL
+// are counted and the others are ignored ones; every row of ignored_events is an ignored one.
 struct RawTable {
   const char* name;         // also its rollup_progress row
   const char* time_column;  // when the event was recorded (the database's UTC clock)
-  const char* counter;      // the rollup column it adds to
+  const char* columns;      // the rollup columns it adds to
+  const char* sums;         // the SELECT expressions for those columns, in the same order
+  const char* kind;         // stats_ignored_daily.kind: a constant, or the column holding it
+  const char* reason;       // the column holding the ignored reason
 };
 
-constexpr RawTable kImpressions{"impressions", "recorded_at", "impressions"};
-constexpr RawTable kClicks{"clicks", "clicked_at", "clicks"};
+constexpr RawTable kImpressions{"impressions",
+                                "recorded_at",
+                                "impressions, ignored_impressions",
+                                "SUM(ignored IS NULL), SUM(ignored IS NOT NULL)",
+                                "'impression'",
+                                "ignored"};
+constexpr RawTable kClicks{"clicks",
+                           "clicked_at",
+                           "clicks, ignored_clicks",
+                           "SUM(ignored IS NULL), SUM(ignored IS NOT NULL)",
+                           "'click'",
+                           "ignored"};
+constexpr RawTable kIgnored{"ignored_events",
+                            "at",
+                            "ignored_impressions, ignored_clicks",
+                            "SUM(kind = 'impression'), SUM(kind = 'click')",
+                            "kind",
+                            "reason"};
 
-// Counts the rows (from, to] of one raw table into the rollups.
-void add_range(MysqlSession& s, const RawTable& t, std::uint64_t from, std::uint64_t to) {
+std::string add_to_each(const std::string& columns) {
+  std::string out = " ON DUPLICATE KEY UPDATE ";
+  std::size_t start = 0;
+  for (bool first = true;; first = false) {
+    const auto comma = columns.find(", ", start);
+    const std::string c = columns.substr(start, comma - start);
+    if (!first) out += ", ";
+    out.append(c).append(" = ").append(c).append(" + VALUES(").append(c).append(")");
+    if (comma == std::string::npos) return out;
+    start = comma + 2;
+  }
+}
+
+// Counts the rows (from, to] of one raw table into the rollups; `by_reason`: also into
+// stats_ignored_daily (only when the range holds ignored rows).
+void add_range(MysqlSession& s, const RawTable& t, std::uint64_t from, std::uint64_t to,
+               bool by_reason) {
   const std::string range = std::string(" FROM ") + t.name + " WHERE id > ? AND id <= ? ";
-  const std::string add = std::string(" ON DUPLICATE KEY UPDATE ") + t.counter + " = " + t.counter +
-                          " + VALUES(" + t.counter + ")";
+  const std::string add = add_to_each(t.columns);
   const std::string hour = std::string("DATE_FORMAT(") + t.time_column + ", '%Y-%m-%d %H:00:00')";
   const std::string day = std::string("DATE(") + t.time_column + ")";
-  const std::string statements[] = {
-      std::string("INSERT INTO stats_hourly (hour, offer_id, placement, country, ") + t.counter +
-          ") SELECT " + hour + ", offer_id, placement, country, COUNT(*)" + range +
+  std::vector<std::string> statements = {
+      std::string("INSERT INTO stats_hourly (hour, offer_id, placement, country, ") + t.columns +
+          ") SELECT " + hour + ", offer_id, placement, country, " + t.sums + range +
           "GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4" + add,
-      std::string("INSERT INTO stats_daily (dim, day, item, ") + t.counter + ") SELECT 'offer', " +
-          day + ", offer_id, COUNT(*)" + range + "GROUP BY 2, 3 ORDER BY 2, 3" + add,
-      std::string("INSERT INTO stats_daily (dim, day, item, ") + t.counter +
-          ") SELECT 'placement', " + day + ", placement, COUNT(*)" + range +
+      std::string("INSERT INTO stats_daily (dim, day, item, ") + t.columns + ") SELECT 'offer', " +
+          day + ", offer_id, " + t.sums + range + "GROUP BY 2, 3 ORDER BY 2, 3" + add,
+      std::string("INSERT INTO stats_daily (dim, day, item, ") + t.columns +
+          ") SELECT 'placement', " + day + ", placement, " + t.sums + range +
           "GROUP BY 2, 3 ORDER BY 2, 3" + add,
-      std::string("INSERT INTO stats_daily (dim, day, item, ") + t.counter +
-          ") SELECT 'country', " + day + ", country, COUNT(*)" + range +
+      std::string("INSERT INTO stats_daily (dim, day, item, ") + t.columns +
+          ") SELECT 'country', " + day + ", country, " + t.sums + range +
           "GROUP BY 2, 3 ORDER BY 2, 3" + add,
   };
+  if (by_reason) {
+    statements.push_back(std::string("INSERT INTO stats_ignored_daily (day, kind, reason, n) "
+                                     "SELECT ") +
+                         day + ", " + t.kind + ", " + t.reason + ", COUNT(*)" + range + "AND " +
+                         t.reason + " IS NOT NULL GROUP BY 1, 2, 3 ORDER BY 1, 2, 3" +
+                         " ON DUPLICATE KEY UPDATE n = n + VALUES(n)");
+  }
   for (const auto& sql : statements) {
     auto& st = s.prepared(sql);
     st.setUInt64(1, from);
@@ -49,7 +93,91 @@ void add_range(MysqlSession& s, const RawTable& t, std::uint64_t from, std::uint
   }
 }
 
-std::uint64_t roll_up_table(MysqlSession& s, const RawTable& t, const RollupOptions& o) {
+ClientHash unhex(const std::string& text) {
+  ClientHash out{};
+  const auto nibble = [](char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return 0;
+  };
+  for (std::size_t i = 0; i < out.size() && 2 * i + 1 < text.size(); ++i) {
+    out[i] = static_cast<unsigned char>(nibble(text[2 * i]) * 16 + nibble(text[2 * i + 1]));
+  }
+  return out;
+}
+
+// The per-client limits over the rows (from, to] of impressions or clicks, in id order: marks
+// the rows over a limit `ignored = 'rate_limited'`. History: the counted rows of the same clients
+// and offers at most the longest window before. Returns how many rows it marked.
+std::size_t judge_limits(MysqlSession& s, const RawTable& t, std::uint64_t from, std::uint64_t to,
+                         RateJudge& judge) {
+  const std::string ms = std::string("TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', ") +
+                         t.time_column + ") DIV 1000";
+  struct Row {
+    std::uint64_t id;
+    RateJudge::Key key;
+    std::int64_t at_ms;
+  };
+  std::vector<Row> rows;
+  std::int64_t earliest = 0;
+  {
+    auto& st =
+        s.prepared(std::string("SELECT id, HEX(client_hash), offer_id, ") + ms + " FROM " + t.name +
+                   " WHERE id > ? AND id <= ? AND client_hash IS NOT NULL AND "
+                   "ignored IS NULL ORDER BY id");
+    st.setUInt64(1, from);
+    st.setUInt64(2, to);
+    const auto rs = query(st);
+    while (rs->next()) {
+      Row r{rs->getUInt64(1),
+            {unhex(rs->getString(2).asStdString()), rs->getUInt64(3)},
+            rs->getInt64(4)};
+      if (rows.empty() || r.at_ms < earliest) earliest = r.at_ms;
+      rows.push_back(std::move(r));
+    }
+  }
+  if (rows.empty()) return 0;
+  {
+    // Index only (client_hash, offer_id, ignored, time): one range per client and offer.
+    auto& st = s.prepared(
+        std::string("SELECT HEX(h.client_hash), h.offer_id, ") + "TIMESTAMPDIFF(MICROSECOND, " +
+        "'1970-01-01 00:00:00', h." + t.time_column + ") DIV 1000 FROM (SELECT DISTINCT " +
+        "client_hash, offer_id FROM " + t.name +
+        " WHERE id > ? AND id <= ? AND client_hash IS NOT NULL) n JOIN " + t.name +
+        " h ON h.client_hash = n.client_hash AND h.offer_id = n.offer_id AND h.ignored IS NULL "
+        "AND h." +
+        t.time_column + " > TIMESTAMPADD(MICROSECOND, ? * 1000, '1970-01-01 00:00:00') " +
+        "WHERE h.id <= ?");
+    st.setUInt64(1, from);
+    st.setUInt64(2, to);
+    st.setInt64(3, earliest - judge.longest_ms());
+    st.setUInt64(4, from);
+    const auto rs = query(st);
+    while (rs->next()) {
+      judge.remember({unhex(rs->getString(1).asStdString()), rs->getUInt64(2)}, rs->getInt64(3));
+    }
+  }
+  std::vector<std::uint64_t> over;
+  for (const auto& r : rows) {
+    if (judge.over_limit(r.key, r.at_ms)) over.push_back(r.id);
+  }
+  constexpr std::size_t kChunk = 256;
+  for (std::size_t at = 0; at < over.size(); at += kChunk) {
+    const std::size_t n = std::min(kChunk, over.size() - at);
+    std::string sql =
+        std::string("UPDATE ") + t.name + " SET ignored = 'rate_limited' WHERE id IN (";
+    for (std::size_t i = 0; i < n; ++i) sql += i == 0 ? "?" : ", ?";
+    sql += ")";
+    auto& st = s.prepared(sql);  // at most two shapes per pass: full chunks and the rest
+    for (std::size_t i = 0; i < n; ++i) st.setUInt64(static_cast<unsigned>(i + 1), over[at + i]);
+    st.executeUpdate();
+  }
+  return over.size();
+}
+
+std::uint64_t roll_up_table(MysqlSession& s, const RawTable& t, const RollupOptions& o,
+                            const std::vector<RateWindow>* windows) {
   Transaction tx(s);
   std::uint64_t last = 0;
   {
@@ -69,8 +197,13 @@ std::uint64_t roll_up_table(MysqlSession& s, const RawTable& t, const RollupOpti
     const auto rs = query(st);
     if (rs->next() && !rs->isNull(1)) upto = rs->getUInt64(1);
   }
-  if (upto == last) return 0;  // nothing settled: the transaction only read
-  add_range(s, t, last, upto);
+  if (upto == last) return 0;             // nothing settled: the transaction only read
+  bool any_ignored = windows == nullptr;  // ignored_events: every row is an ignored one
+  if (windows != nullptr) {
+    RateJudge judge(*windows);
+    if (judge.active()) any_ignored = judge_limits(s, t, last, upto, judge) > 0;
+  }
+  add_range(s, t, last, upto, any_ignored);
   auto& move = s.prepared(
       "UPDATE rollup_progress SET last_id = ?, rolled_at = UTC_TIMESTAMP(3) WHERE name = ?");
   move.setUInt64(1, upto);
@@ -82,26 +215,33 @@ std::uint64_t roll_up_table(MysqlSession& s, const RawTable& t, const RollupOpti
 
 }  // namespace
 
-RollupPass roll_up_events(MysqlSession& session, const RollupOptions& options) {
+RollupPass roll_up_events(MysqlSession& session, const RollupOptions& options,
+                          const RateLimits& limits) {
   return session.run(false, [&](MysqlSession& s) {
     RollupPass pass;
     const NamedLock lock(s, "placard.rollup");
     if (!lock.held()) return pass;
     pass.ran = true;
-    pass.impressions = roll_up_table(s, kImpressions, options);
-    pass.clicks = roll_up_table(s, kClicks, options);
+    pass.impressions = roll_up_table(s, kImpressions, options, &limits.impressions);
+    pass.clicks = roll_up_table(s, kClicks, options, &limits.clicks);
+    pass.ignored = roll_up_table(s, kIgnored, options, nullptr);
     return pass;
   });
 }
 
-RollupJob::RollupJob(ConnectionParams params, std::chrono::milliseconds interval, Report report)
-    : report_(std::move(report)),
+RollupJob::RollupJob(ConnectionParams params, std::chrono::milliseconds interval, Limits limits,
+                     Report report)
+    : limits_(std::move(limits)),
+      report_(std::move(report)),
       job_(std::move(params), interval, interval,
            [this](MysqlSession& session) { run_pass(session); }) {}
 
 void RollupJob::run_pass(MysqlSession& session) {
   try {
-    roll_up_events(session, RollupOptions{});
+    // No settings yet (no snapshot): wait, rather than count rows nobody judged.
+    const auto limits = limits_();
+    if (!limits) return;
+    roll_up_events(session, RollupOptions{}, *limits);
     if (failing_ && report_) report_("rollups: counting again");
     failing_ = false;
   } catch (const std::exception& e) {

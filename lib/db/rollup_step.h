@@ -3,10 +3,12 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "lib/db/mysql_session.h"
 #include "lib/db/periodic_job.h"
+#include "lib/db/rate_limiter.h"
 
 namespace placard::db {
 
@@ -21,25 +23,35 @@ struct RollupPass {
   bool ran = false;               // false: another worker (on any host) is at it
   std::uint64_t impressions = 0;  // raw rows counted
   std::uint64_t clicks = 0;
+  std::uint64_t ignored = 0;  // rows of ignored_events
 };
 
 // One pass of the rollup step, under the named lock placard.rollup (GET_LOCK(..., 0): one at a
-// time across hosts, the others skip): for impressions and for clicks, in one transaction each,
-// counts the settled rows above `rollup_progress.last_id` into stats_hourly and stats_daily
-// (set-based INSERT ... SELECT ... GROUP BY ... ON DUPLICATE KEY UPDATE) and moves last_id to the
-// highest id counted. Reports read only the rollups; the raw rows are counted exactly once.
-// Throws DatabaseUnavailable or DatabaseError.
-RollupPass roll_up_events(MysqlSession& session, const RollupOptions& options);
+// time across hosts, the others skip): for impressions, clicks and ignored_events, in one
+// transaction each, counts the settled rows above `rollup_progress.last_id` into stats_hourly and
+// stats_daily (set-based INSERT ... SELECT ... GROUP BY ... ON DUPLICATE KEY UPDATE; counted and
+// ignored apart, ignored also by reason into stats_ignored_daily) and moves last_id to the
+// highest id counted. Before counting impressions or clicks it judges the per-client `limits`
+// over the new rows, in id order (RateJudge), and marks those over a limit rate_limited: being
+// one pass at a time across every host, the limits hold across workers and hosts. Reports read
+// only the rollups; the raw rows are counted exactly once. Throws DatabaseUnavailable or
+// DatabaseError.
+RollupPass roll_up_events(MysqlSession& session, const RollupOptions& options,
+                          const RateLimits& limits);
 
 // Each worker's rollup step: a pass every `interval` (a second by default).
 class RollupJob {
  public:
   using Report = std::function<void(const std::string&)>;
-  RollupJob(ConnectionParams params, std::chrono::milliseconds interval, Report report);
+  // The limits as the settings say now; nullopt (no settings yet): the pass waits.
+  using Limits = std::function<std::optional<RateLimits>()>;
+  RollupJob(ConnectionParams params, std::chrono::milliseconds interval, Limits limits,
+            Report report);
   void stop() { job_.stop(); }
 
  private:
   void run_pass(MysqlSession& session);
+  Limits limits_;
   Report report_;
   bool failing_ = false;         // the last pass failed: report the next success once
   bool months_failing_ = false;  // the same for the monthly sums (stats_months.h)

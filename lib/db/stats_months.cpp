@@ -12,7 +12,8 @@ namespace {
 // A month's daily totals: the placement rows (every event has exactly one placement).
 constexpr const char* kMonthTotals =
     "SELECT DATE_SUB(day, INTERVAL DAYOFMONTH(day) - 1 DAY) AS month, SUM(impressions) AS i, "
-    "SUM(clicks) AS c FROM stats_daily WHERE dim = 'placement' AND day BETWEEN ? AND ? GROUP BY 1";
+    "SUM(clicks) AS c, SUM(ignored_impressions) AS ii, SUM(ignored_clicks) AS ic "
+    "FROM stats_daily WHERE dim = 'placement' AND day BETWEEN ? AND ? GROUP BY 1";
 
 struct Candidate {
   std::int64_t month = 0;
@@ -24,15 +25,19 @@ struct Candidate {
 std::optional<Candidate> next_candidate(MysqlSession& s, std::int64_t before) {
   auto& st = s.prepared(
       "SELECT DATE_FORMAT(d.month, '%Y-%m-%d'), DATE_FORMAT(m.days_through, '%Y-%m-%d'), "
-      "m.month IS NOT NULL AND (m.impressions <> d.i OR m.clicks <> d.c) "
+      "m.month IS NOT NULL AND (m.impressions <> d.i OR m.clicks <> d.c OR "
+      "m.ignored_impressions <> d.ii OR m.ignored_clicks <> d.ic) "
       "FROM (SELECT DATE_SUB(s.day, INTERVAL DAYOFMONTH(s.day) - 1 DAY) AS month, "
       "MAX(s.day) AS last_day, SUM(IF(s.day <= b.days_through, s.impressions, 0)) AS i, "
-      "SUM(IF(s.day <= b.days_through, s.clicks, 0)) AS c FROM stats_daily s "
+      "SUM(IF(s.day <= b.days_through, s.clicks, 0)) AS c, "
+      "SUM(IF(s.day <= b.days_through, s.ignored_impressions, 0)) AS ii, "
+      "SUM(IF(s.day <= b.days_through, s.ignored_clicks, 0)) AS ic FROM stats_daily s "
       "LEFT JOIN stats_months b ON b.month = DATE_SUB(s.day, INTERVAL DAYOFMONTH(s.day) - 1 DAY) "
       "WHERE s.dim = 'placement' AND s.day < ? GROUP BY 1) d "
       "LEFT JOIN stats_months m ON m.month = d.month "
       "WHERE m.month IS NULL OR m.days_through < d.last_day OR m.impressions <> d.i OR "
-      "m.clicks <> d.c ORDER BY d.month DESC LIMIT 1");
+      "m.clicks <> d.c OR m.ignored_impressions <> d.ii OR m.ignored_clicks <> d.ic "
+      "ORDER BY d.month DESC LIMIT 1");
   st.setString(1, util::format_date(before));
   const auto rs = query(st);
   if (!rs->next()) return std::nullopt;
@@ -71,20 +76,29 @@ void add_day(MysqlSession& s, std::int64_t month, std::int64_t day) {
   const std::string d = util::format_date(day);
   Transaction tx(s);
   auto& rows = s.prepared(
-      "INSERT INTO stats_monthly (dim, month, item, impressions, clicks) "
-      "SELECT dim, ?, item, impressions, clicks FROM stats_daily WHERE day = ? "
-      "ON DUPLICATE KEY UPDATE stats_monthly.impressions = stats_monthly.impressions + "
-      "VALUES(impressions), stats_monthly.clicks = stats_monthly.clicks + VALUES(clicks)");
+      "INSERT INTO stats_monthly (dim, month, item, impressions, clicks, ignored_impressions, "
+      "ignored_clicks) SELECT dim, ?, item, impressions, clicks, ignored_impressions, "
+      "ignored_clicks FROM stats_daily WHERE day = ? ON DUPLICATE KEY UPDATE "
+      "stats_monthly.impressions = stats_monthly.impressions + VALUES(impressions), "
+      "stats_monthly.clicks = stats_monthly.clicks + VALUES(clicks), "
+      "stats_monthly.ignored_impressions = stats_monthly.ignored_impressions + "
+      "VALUES(ignored_impressions), "
+      "stats_monthly.ignored_clicks = stats_monthly.ignored_clicks + VALUES(ignored_clicks)");
   rows.setString(1, m);
   rows.setString(2, d);
   rows.executeUpdate();
   auto& totals = s.prepared(
-      "INSERT INTO stats_months (month, days_through, impressions, clicks) "
-      "SELECT ?, ?, COALESCE(SUM(impressions), 0), COALESCE(SUM(clicks), 0) FROM stats_daily "
+      "INSERT INTO stats_months (month, days_through, impressions, clicks, ignored_impressions, "
+      "ignored_clicks) SELECT ?, ?, COALESCE(SUM(impressions), 0), COALESCE(SUM(clicks), 0), "
+      "COALESCE(SUM(ignored_impressions), 0), COALESCE(SUM(ignored_clicks), 0) FROM stats_daily "
       "WHERE dim = 'placement' AND day = ? ON DUPLICATE KEY UPDATE "
       "days_through = VALUES(days_through), "
       "stats_months.impressions = stats_months.impressions + VALUES(impressions), "
-      "stats_months.clicks = stats_months.clicks + VALUES(clicks), built_at = UTC_TIMESTAMP()");
+      "stats_months.clicks = stats_months.clicks + VALUES(clicks), "
+      "stats_months.ignored_impressions = stats_months.ignored_impressions + "
+      "VALUES(ignored_impressions), "
+      "stats_months.ignored_clicks = stats_months.ignored_clicks + VALUES(ignored_clicks), "
+      "built_at = UTC_TIMESTAMP()");
   totals.setString(1, m);
   totals.setString(2, d);
   totals.setString(3, d);
@@ -124,7 +138,8 @@ std::set<std::int64_t> usable_months(MysqlSession& s, const std::vector<std::int
   auto& st =
       s.prepared(std::string("SELECT DATE_FORMAT(d.month, '%Y-%m-%d') FROM (") + kMonthTotals +
                  ") d JOIN stats_months m ON m.month = d.month "
-                 "WHERE m.impressions = d.i AND m.clicks = d.c");
+                 "WHERE m.impressions = d.i AND m.clicks = d.c AND "
+                 "m.ignored_impressions = d.ii AND m.ignored_clicks = d.ic");
   st.setString(1, util::format_date(months.front()));
   st.setString(2, util::format_date(next_month_start(months.back()) - kDaySeconds));
   const auto rs = query(st);

@@ -1,8 +1,11 @@
 #pragma once
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "lib/db/ignored_reason.h"
 
 namespace placard::db {
 
@@ -12,10 +15,15 @@ enum class StatsGroup { day, placement, offer, country };
 struct StatsCounts {
   std::uint64_t impressions = 0;
   std::uint64_t clicks = 0;
+  // Answered but not counted (prefetch, HEAD, crawler, over a per-client limit).
+  std::uint64_t ignored_impressions = 0;
+  std::uint64_t ignored_clicks = 0;
 
   StatsCounts& operator+=(const StatsCounts& o) {
     impressions += o.impressions;
     clicks += o.clicks;
+    ignored_impressions += o.ignored_impressions;
+    ignored_clicks += o.ignored_clicks;
     return *this;
   }
   bool operator==(const StatsCounts&) const = default;
@@ -27,9 +35,16 @@ struct StatsRow {
   bool operator==(const StatsRow&) const = default;
 };
 
+// Ignored events over a range by reason (index: db::reason_index).
+struct IgnoredByReason {
+  std::array<std::uint64_t, kIgnoredReasons> impressions{};
+  std::array<std::uint64_t, kIgnoredReasons> clicks{};
+};
+
 struct StatsReport {
   std::vector<StatsRow> rows;
   StatsCounts totals;  // over the whole range, not only the rows returned
+  IgnoredByReason ignored;
 };
 
 // Statistics, read from the rollups the event writer keeps (never from the raw event tables).

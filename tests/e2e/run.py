@@ -23,6 +23,7 @@ import test_admin_catalog  # noqa: E402
 import test_admin_offers  # noqa: E402
 import test_admin_network  # noqa: E402
 import test_admin_stats  # noqa: E402
+import test_counting  # noqa: E402
 import test_foundation  # noqa: E402
 import test_hardening  # noqa: E402
 import test_network_adapters  # noqa: E402
@@ -32,7 +33,7 @@ import test_socket_access  # noqa: E402
 
 MODULES = (test_foundation, test_offers, test_admin_access, test_admin_catalog, test_admin_offers,
            test_admin_stats, test_admin_network, test_network_adapters, test_hardening,
-           test_slow_bodies, test_socket_access)
+           test_slow_bodies, test_socket_access, test_counting)
 LAST = (test_foundation.DatabaseOutageTests, test_foundation.ShutdownTests)
 
 

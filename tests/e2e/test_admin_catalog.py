@@ -27,6 +27,10 @@ DEFAULTS = {
     "sessionIdleMinutes": 30,
     "rawEventRetentionDays": 90,
     "networkSyncIntervalMinutes": 0,
+    "clickLimitPerMinute": 1,
+    "clickLimitPer10Minutes": 3,
+    "clickLimitPerHour": 10,
+    "impressionLimitPer5Minutes": 5,
     "publicOrigin": None,
 }
 WRITABLE = [k for k in DEFAULTS if k != "publicOrigin"]

@@ -18,6 +18,7 @@ namespace {
 using placard::catalog::Snapshot;
 using placard::db::ClickStore;
 using placard::db::EventRecord;
+using placard::db::IgnoredReason;
 using placard::db::OfferTarget;
 using placard::http::ApiError;
 using placard::http::Request;
@@ -42,14 +43,30 @@ std::string token(TokenKind kind, std::uint64_t offer, std::int64_t issued_at, c
   return placard::tokens::sign_token(keys(), c);
 }
 
+// The request thread's client hasher (no trusted proxies).
+placard::api::ClientHasher& hasher() {
+  static const placard::http::TrustedProxies none;
+  static placard::api::ClientHasher h(none, "day secret");
+  return h;
+}
+
 // Impressions: a set of recorded nonces.
 class FakeEvents : public placard::db::EventStore {
  public:
-  bool record_impression(const EventRecord& e) override { return seen.insert(e.nonce).second; }
+  bool record_impression(const EventRecord& e) override {
+    if (e.ignored != IgnoredReason::none) {
+      ignored.push_back(e);  // ignored_events: answered, not counted, the nonce stays free
+      return false;
+    }
+    counted.push_back(e);
+    return seen.insert(e.nonce).second;
+  }
   bool impression_recorded(const std::array<unsigned char, 16>& n) override {
     return seen.count(n) > 0;
   }
   std::set<std::array<unsigned char, 16>> seen;
+  std::vector<EventRecord> counted;
+  std::vector<EventRecord> ignored;
 };
 
 // Clicks: offers by id, and what the decision asked to record.
@@ -109,10 +126,10 @@ TEST(ImpressionHandler, RecordedThenDuplicate) {
   Snapshot s;
   FakeEvents events;
   auto r1 = impression_request(token(TokenKind::impression, 7, kNow));
-  EXPECT_EQ(placard::api::record_impression(r1, s, k, events, kNow).body,
+  EXPECT_EQ(placard::api::record_impression(r1, s, k, events, hasher(), kNow).body,
             R"({"status":"recorded"})");
   auto r2 = impression_request(token(TokenKind::impression, 7, kNow));
-  EXPECT_EQ(placard::api::record_impression(r2, s, k, events, kNow).body,
+  EXPECT_EQ(placard::api::record_impression(r2, s, k, events, hasher(), kNow).body,
             R"({"status":"duplicate"})");
 }
 
@@ -123,15 +140,16 @@ TEST(ImpressionHandler, ExpiryHonoursTheTtlSettingAndEarlierRecords) {
   FakeEvents events;
   // Exactly at the TTL: still valid; one second past it: expired.
   auto at_ttl = impression_request(token(TokenKind::impression, 7, kNow - 3600, 'a'));
-  EXPECT_EQ(placard::api::record_impression(at_ttl, s, k, events, kNow).body,
+  EXPECT_EQ(placard::api::record_impression(at_ttl, s, k, events, hasher(), kNow).body,
             R"({"status":"recorded"})");
   auto past = impression_request(token(TokenKind::impression, 7, kNow - 3601, 'b'));
-  EXPECT_EQ(error_code([&] { placard::api::record_impression(past, s, k, events, kNow); }),
-            "410 token_expired");
+  EXPECT_EQ(
+      error_code([&] { placard::api::record_impression(past, s, k, events, hasher(), kNow); }),
+      "410 token_expired");
   EXPECT_EQ(events.seen.size(), 1U);
   // A retry of the one recorded in time answers duplicate even after expiry.
   auto late_retry = impression_request(token(TokenKind::impression, 7, kNow - 3600, 'a'));
-  EXPECT_EQ(placard::api::record_impression(late_retry, s, k, events, kNow + 10).body,
+  EXPECT_EQ(placard::api::record_impression(late_retry, s, k, events, hasher(), kNow + 10).body,
             R"({"status":"duplicate"})");
 }
 
@@ -140,17 +158,19 @@ TEST(ImpressionHandler, WrongKindForgedAndMissingTokens) {
   Snapshot s;
   FakeEvents events;
   auto click = impression_request(token(TokenKind::click, 7, kNow));
-  EXPECT_EQ(error_code([&] { placard::api::record_impression(click, s, k, events, kNow); }),
-            "400 invalid_token");
+  EXPECT_EQ(
+      error_code([&] { placard::api::record_impression(click, s, k, events, hasher(), kNow); }),
+      "400 invalid_token");
   std::string forged = token(TokenKind::impression, 7, kNow);
   forged[forged.size() - 2] = forged[forged.size() - 2] == 'A' ? 'B' : 'A';
   auto bad = impression_request(forged);
-  EXPECT_EQ(error_code([&] { placard::api::record_impression(bad, s, k, events, kNow); }),
+  EXPECT_EQ(error_code([&] { placard::api::record_impression(bad, s, k, events, hasher(), kNow); }),
             "400 invalid_token");
   Request missing = impression_request("");
   missing.body = "{}";
-  EXPECT_EQ(error_code([&] { placard::api::record_impression(missing, s, k, events, kNow); }),
-            "400 missing_field");
+  EXPECT_EQ(
+      error_code([&] { placard::api::record_impression(missing, s, k, events, hasher(), kNow); }),
+      "400 missing_field");
   EXPECT_TRUE(events.seen.empty());
 }
 
@@ -160,7 +180,7 @@ TEST(ClickHandler, RedirectsWithSubIdAndRecordsOnce) {
   FakeClicks clicks;
   clicks.offers[42] = offer(42);
   auto r = click_request(42, token(TokenKind::click, 42, kNow));
-  const auto res = placard::api::follow_click(r, s, k, clicks, kNow);
+  const auto res = placard::api::follow_click(r, s, k, clicks, hasher(), kNow);
   EXPECT_EQ(res.status, 302);
   std::string nonce_hex;
   for (int i = 0; i < 16; ++i) nonce_hex += "6e";  // the nonce bytes are 'n' (0x6e)
@@ -179,7 +199,7 @@ TEST(ClickHandler, TokenOfAnotherOfferExpiredOrWrongKindIsRefusedAndNotRecorded)
   clicks.offers[42] = offer(42);
   clicks.offers[43] = offer(43);
   const auto refusal = [&](Request r) {
-    return error_code([&] { placard::api::follow_click(r, s, k, clicks, kNow); });
+    return error_code([&] { placard::api::follow_click(r, s, k, clicks, hasher(), kNow); });
   };
   EXPECT_EQ(refusal(click_request(42, token(TokenKind::click, 43, kNow))), "400 invalid_token");
   EXPECT_EQ(refusal(click_request(42, token(TokenKind::click, 42, kNow - 61))),
@@ -200,7 +220,7 @@ TEST(ClickHandler, BadTokensNeverReachTheStore) {
   FakeClicks clicks;
   clicks.offers[42] = offer(42);
   const auto refusal = [&](Request r) {
-    return error_code([&] { placard::api::follow_click(r, s, k, clicks, kNow); });
+    return error_code([&] { placard::api::follow_click(r, s, k, clicks, hasher(), kNow); });
   };
   auto forged = token(TokenKind::click, 42, kNow);
   forged.back() = forged.back() == 'A' ? 'B' : 'A';
@@ -212,7 +232,7 @@ TEST(ClickHandler, BadTokensNeverReachTheStore) {
   EXPECT_EQ(clicks.follows, 0);
   // A good token still reads the offer at click time.
   auto good = click_request(42, token(TokenKind::click, 42, kNow));
-  EXPECT_EQ(placard::api::follow_click(good, s, k, clicks, kNow).status, 302);
+  EXPECT_EQ(placard::api::follow_click(good, s, k, clicks, hasher(), kNow).status, 302);
   EXPECT_EQ(clicks.follows, 1);
 }
 
@@ -229,7 +249,7 @@ TEST(ClickHandler, RefusalOrderUnknownThenTokenThenOfferState) {
   demo.tracking_url.reset();
   clicks.offers[44] = demo;
   const auto refusal = [&](Request r) {
-    return error_code([&] { placard::api::follow_click(r, s, k, clicks, kNow); });
+    return error_code([&] { placard::api::follow_click(r, s, k, clicks, hasher(), kNow); });
   };
   // Unknown offer: 404 even with a broken token; demo: 404.
   EXPECT_EQ(refusal(click_request(99, "garbage")), "404 not_found");
@@ -245,16 +265,72 @@ TEST(ClickHandler, RefusalOrderUnknownThenTokenThenOfferState) {
   EXPECT_TRUE(clicks.recorded.empty());
 }
 
-TEST(ClickHandler, HeadAnswersTheSameAndRecordsNothing) {
+TEST(ClickHandler, HeadAnswersTheSameAndIsNotCounted) {
   const auto k = keys();
   Snapshot s;
   FakeClicks clicks;
   clicks.offers[42] = offer(42, "awin");
   auto r = click_request(42, token(TokenKind::click, 42, kNow), "HEAD");
-  const auto res = placard::api::follow_click(r, s, k, clicks, kNow);
+  const auto res = placard::api::follow_click(r, s, k, clicks, hasher(), kNow);
   EXPECT_EQ(res.status, 302);
   EXPECT_EQ(res.header("Location").find("https://ad.example/go?x=1&clickref="), 0U);
-  EXPECT_TRUE(clicks.recorded.empty());
+  // Only an ignored event (to ignored_events, not clicks), without the client.
+  ASSERT_EQ(clicks.recorded.size(), 1U);
+  EXPECT_EQ(clicks.recorded[0].ignored, IgnoredReason::head);
+  EXPECT_EQ(clicks.recorded[0].client, placard::db::ClientHash{});
+}
+
+TEST(ClickHandler, PrefetchAndCrawlersRedirectTheSameAndAreNotCounted) {
+  const auto k = keys();
+  Snapshot s;
+  FakeClicks clicks;
+  clicks.offers[42] = offer(42, "awin");
+  auto plain = click_request(42, token(TokenKind::click, 42, kNow, 'a'));
+  plain.remote_addr = "198.51.100.7";
+  const auto counted = placard::api::follow_click(plain, s, k, clicks, hasher(), kNow);
+  auto prefetch = click_request(42, token(TokenKind::click, 42, kNow, 'b'));
+  prefetch.headers.push_back({"sec-purpose", "prefetch;prerender"});
+  auto bot = click_request(42, token(TokenKind::click, 42, kNow, 'c'));
+  bot.headers.push_back({"user-agent", "Mozilla/5.0 (compatible; bingbot/2.0)"});
+  for (auto* r : {&prefetch, &bot}) {
+    const auto res = placard::api::follow_click(*r, s, k, clicks, hasher(), kNow);
+    EXPECT_EQ(res.status, counted.status);
+    EXPECT_EQ(res.header("Cache-Control"), counted.header("Cache-Control"));
+    EXPECT_EQ(res.header("Location").find("https://ad.example/go?x=1&clickref="), 0U);
+  }
+  ASSERT_EQ(clicks.recorded.size(), 3U);
+  EXPECT_EQ(clicks.recorded[0].ignored, IgnoredReason::none);
+  EXPECT_EQ(clicks.recorded[0].client, hasher().hash_address("198.51.100.7", kNow));
+  EXPECT_EQ(clicks.recorded[1].ignored, IgnoredReason::prefetch);
+  EXPECT_EQ(clicks.recorded[2].ignored, IgnoredReason::bot);
+}
+
+TEST(ImpressionHandler, PrefetchAndCrawlersAnswerAsACountedOneWould) {
+  const auto k = keys();
+  Snapshot s;
+  FakeEvents events;
+  auto prefetch = impression_request(token(TokenKind::impression, 7, kNow, 'p'));
+  prefetch.headers.push_back({"purpose", "prefetch"});
+  EXPECT_EQ(placard::api::record_impression(prefetch, s, k, events, hasher(), kNow).body,
+            R"({"status":"recorded"})");
+  ASSERT_EQ(events.ignored.size(), 1U);
+  EXPECT_EQ(events.ignored[0].ignored, IgnoredReason::prefetch);
+  EXPECT_TRUE(events.counted.empty());
+  // The token stays usable: the real view counts.
+  auto real = impression_request(token(TokenKind::impression, 7, kNow, 'p'));
+  real.remote_addr = "203.0.113.9";
+  EXPECT_EQ(placard::api::record_impression(real, s, k, events, hasher(), kNow).body,
+            R"({"status":"recorded"})");
+  ASSERT_EQ(events.counted.size(), 1U);
+  EXPECT_EQ(events.counted[0].client, hasher().hash_address("203.0.113.9", kNow));
+  // A crawler replaying a counted token hears "duplicate", as anyone would.
+  auto bot = impression_request(token(TokenKind::impression, 7, kNow, 'p'));
+  bot.headers.push_back({"user-agent", "Googlebot/2.1 (+http://www.google.com/bot.html)"});
+  EXPECT_EQ(placard::api::record_impression(bot, s, k, events, hasher(), kNow).body,
+            R"({"status":"duplicate"})");
+  ASSERT_EQ(events.ignored.size(), 2U);
+  EXPECT_EQ(events.ignored[1].ignored, IgnoredReason::bot);
+  EXPECT_EQ(events.counted.size(), 1U);
 }
 
 }  // namespace

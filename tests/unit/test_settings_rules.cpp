@@ -67,7 +67,8 @@ TEST(SettingsJson, EveryKeyInOrder) {
             R"({"available":true,"refreshIntervalSeconds":900,"minExtensionVersion":"1.0.0",)"
             R"("allowedClientOrigins":["https://a.example"],"tokenTtlSeconds":86400,)"
             R"("sessionIdleMinutes":30,"rawEventRetentionDays":90,)"
-            R"("networkSyncIntervalMinutes":0,"publicOrigin":null})");
+            R"("networkSyncIntervalMinutes":0,"clickLimitPerMinute":1,"clickLimitPer10Minutes":3,)"
+            R"("clickLimitPerHour":10,"impressionLimitPer5Minutes":5,"publicOrigin":null})");
   s.public_origin = "https://offers.example.com";
   s.available = false;
   const auto j = placard::admin::settings_json(s);

@@ -122,12 +122,18 @@ TEST(StatsHandlers, JsonShape) {
   q.to = "2026-01-01";
   q.group_name = "country";
   db::StatsReport r;
-  r.rows = {{"DE", {3, 1}}};
-  r.totals = {3, 1};
+  r.rows = {{"DE", {3, 1, 2, 1}}};
+  r.totals = {3, 1, 2, 1};
+  r.ignored.impressions = {1, 0, 0, 1};  // prefetch, head, bot, rate_limited
+  r.ignored.clicks = {0, 0, 1, 0};
   EXPECT_EQ(admin::stats_json(q, r),
             "{\"from\":\"2026-01-01\",\"to\":\"2026-01-01\",\"groupBy\":\"country\",\"rows\":[{"
-            "\"key\":\"DE\",\"impressions\":3,\"clicks\":1,\"ctr\":0.3333333333333333}],"
-            "\"totals\":{\"impressions\":3,\"clicks\":1,\"ctr\":0.3333333333333333}}");
+            "\"key\":\"DE\",\"impressions\":3,\"clicks\":1,\"ctr\":0.3333333333333333,"
+            "\"ignoredImpressions\":2,\"ignoredClicks\":1}],"
+            "\"totals\":{\"impressions\":3,\"clicks\":1,\"ctr\":0.3333333333333333,"
+            "\"ignoredImpressions\":2,\"ignoredClicks\":1,\"ignored\":{"
+            "\"impressions\":{\"prefetch\":1,\"head\":0,\"bot\":0,\"rate_limited\":1},"
+            "\"clicks\":{\"prefetch\":0,\"head\":0,\"bot\":1,\"rate_limited\":0}}}}");
 }
 
 http::Request request(std::string query) {

@@ -1,0 +1,46 @@
+#include "lib/api/client_hasher.h"
+
+#include <algorithm>
+
+#include "lib/crypto/base64.h"
+#include "lib/crypto/hmac.h"
+#include "lib/util/time_format.h"
+
+namespace placard::api {
+
+namespace {
+constexpr std::int64_t kDay = 86400;
+
+std::string_view bytes(const std::array<unsigned char, 32>& a) {
+  return {reinterpret_cast<const char*>(a.data()), a.size()};
+}
+}  // namespace
+
+ClientHasher::ClientHasher(const http::TrustedProxies& proxies, std::string secret)
+    : proxies_(proxies), secret_(std::move(secret)) {}
+
+std::array<unsigned char, 32> ClientHasher::day_key(std::int64_t now) {
+  const std::int64_t day = now >= 0 ? now / kDay : (now - kDay + 1) / kDay;
+  if (day != day_) {
+    day_key_ =
+        crypto::hmac_sha256(secret_, "placard client day key\n" + util::format_date(day * kDay));
+    day_ring_.emplace(
+        tokens::KeyRing::parse("d:" + crypto::base64url_encode(bytes(day_key_)), "d"));
+    day_ = day;
+  }
+  return day_key_;
+}
+
+db::ClientHash ClientHasher::hash_address(std::string_view address, std::int64_t now) {
+  day_key(now);
+  const auto mac = day_ring_->mac("d", address, macs_);
+  db::ClientHash out{};
+  std::copy_n(mac.begin(), out.size(), out.begin());
+  return out;
+}
+
+db::ClientHash ClientHasher::hash(const http::Request& request, std::int64_t now) {
+  return hash_address(http::client_address(request, proxies_), now);
+}
+
+}  // namespace placard::api

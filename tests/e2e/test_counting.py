@@ -1,0 +1,321 @@
+"""Issue 15, "honest counting", through the real stack: prefetches, HEAD requests and known
+crawlers are answered like any other request but not counted; per-client limits keep repeated
+events of one client out of the counts (same answers); the statistics show counted and ignored
+events by reason; the client address comes from X-Forwarded-For only behind a trusted proxy; no
+raw client address is stored anywhere.
+
+Clients are told apart by their source address (the test binds 127.x.y.z, all loopback): each
+test run picks its own 127.<r>.0.0/16, so earlier events on a kept stack do not count against it.
+The module trusts one proxy, 127.0.0.9, by adding `trusted_proxies` to the stack's placard.conf
+and restarting the stack (restored and restarted again at the end)."""
+
+import http.client as httpclient
+import json
+import os
+import random
+import subprocess
+import time
+import unittest
+
+import harness as H
+from admin_client import AdminClient
+
+TRUSTED_PROXY = "127.0.0.9"
+CONF_LINE = "trusted_proxies = %s\n" % TRUSTED_PROXY
+OFFER = 1000  # manual, enabled, DE; redirects to its tracking URL without a sub-id
+OFFER_URL = "https://shop.example/phones?ref=placard"
+OTHER_OFFER = 1003
+CHROME = ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
+          "Chrome/131.0.0.0 Safari/537.36")
+BOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+REASONS = ("prefetch", "head", "bot", "rate_limited")
+RUN = random.randint(1, 250)  # this run's 127.RUN.0.0/16
+_next_client = [10]
+
+
+def new_client():
+    """A source address no earlier test of this run used."""
+    _next_client[0] += 1
+    n = _next_client[0]
+    return "127.%d.%d.%d" % (RUN, n // 250, 1 + n % 250)
+
+
+def new_forwarded():
+    """A public-looking client address (benchmarking range 198.18.0.0/15) no earlier test used."""
+    _next_client[0] += 1
+    n = _next_client[0]
+    return "198.18.%d.%d" % (RUN, 1 + n % 250)
+
+
+def request_from(source, method, path, body=None, headers=None):
+    """One request from the source address `source`: (status, {lower-case header: value}, body)."""
+    if isinstance(body, str):
+        body = body.encode("utf-8")
+    conn = httpclient.HTTPConnection("127.0.0.1", H.current().port, timeout=H.HTTP_TIMEOUT,
+                                      source_address=(source, 0))
+    try:
+        conn.request(method, path, body=body, headers=dict(headers or {}))
+        resp = conn.getresponse()
+        data = resp.read()
+        return resp.status, {k.lower(): v for k, v in resp.getheaders()}, data
+    finally:
+        conn.close()
+
+
+def impression_from(source, token, headers=None):
+    hdrs = {"Content-Type": "application/json", "User-Agent": CHROME}
+    hdrs.update(headers or {})
+    return request_from(source, "POST", "/api/v1/events/impression",
+                        json.dumps({"impressionToken": token}), hdrs)
+
+
+def click_from(source, offer, token, method="GET", headers=None):
+    hdrs = {"User-Agent": CHROME}
+    hdrs.update(headers or {})
+    return request_from(source, method, "/r/click/%d?t=%s" % (offer, token), None, hdrs)
+
+
+def token(kind, offer=OFFER):
+    return H.mint_token(kind, offer, country="DE", placement="wide")
+
+
+def nonce_of(tok):
+    return H.decode_token(tok)["nonce"]
+
+
+def today():
+    return time.strftime("%Y-%m-%d", time.gmtime())
+
+
+def rolled_up():
+    rows = H.db("SELECT (SELECT COALESCE(MAX(id), 0) FROM impressions) <= "
+                "(SELECT last_id FROM rollup_progress WHERE name = 'impressions') AND "
+                "(SELECT COALESCE(MAX(id), 0) FROM clicks) <= "
+                "(SELECT last_id FROM rollup_progress WHERE name = 'clicks') AND "
+                "(SELECT COALESCE(MAX(id), 0) FROM ignored_events) <= "
+                "(SELECT last_id FROM rollup_progress WHERE name = 'ignored_events')")
+    return rows == [["1"]]
+
+
+def set_trusted_proxies(present):
+    path = H.var_path("placard.conf")
+    with open(path, encoding="utf-8") as f:
+        lines = [line for line in f if not line.startswith("trusted_proxies")]
+    if present:
+        lines.append(CONF_LINE)
+    with open(path, "w", encoding="utf-8") as f:
+        f.writelines(lines)
+    H.current().restart()
+    H.settle()
+
+
+class CountingTests(H.E2ETestCase):
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        set_trusted_proxies(True)
+        cls.admin = AdminClient.signed_in()
+
+    @classmethod
+    def tearDownClass(cls):
+        set_trusted_proxies(False)
+        super().tearDownClass()
+
+    # -- statistics
+    def figures(self):
+        """Today's figures of OFFER and of OTHER_OFFER, and the totals' ignored by reason, once
+        everything recorded so far is rolled up."""
+        self.assertTrue(H.wait_until(rolled_up, timeout=10, interval=0.1),
+                        "the rollup step did not count the events within 10 s")
+        d = today()
+        doc = self.admin.ok("GET", "/stats?from=%s&to=%s&groupBy=offer" % (d, d))
+        rows = {r["key"]: r for r in doc["rows"]}
+        out = {}
+        for offer in (OFFER, OTHER_OFFER):
+            r = rows.get(str(offer), {})
+            out[offer] = (r.get("impressions", 0), r.get("clicks", 0),
+                          r.get("ignoredImpressions", 0), r.get("ignoredClicks", 0))
+        ignored = doc["totals"]["ignored"]
+        self.assertEqual(set(ignored), {"impressions", "clicks"})
+        for kind in ("impressions", "clicks"):
+            self.assertEqual(list(ignored[kind]), list(REASONS))
+            out[kind] = tuple(ignored[kind][r] for r in REASONS)
+        return out
+
+    def assertCounted(self, before, offer=OFFER, impressions=0, clicks=0, ignored_impressions=None,
+                      ignored_clicks=None):
+        """The statistics moved by exactly this much since `before` (ignored_* by reason:
+        {"bot": 1, ...}); the figures must hold after two more rollup passes too."""
+        ii = ignored_impressions or {}
+        ic = ignored_clicks or {}
+        expected = {offer: (impressions, clicks, sum(ii.values()), sum(ic.values())),
+                    "impressions": tuple(ii.get(r, 0) for r in REASONS),
+                    "clicks": tuple(ic.get(r, 0) for r in REASONS)}
+
+        def moved():
+            after = self.figures()
+            return {k: tuple(a - b for a, b in zip(after[k], before[k])) for k in expected}
+
+        got = H.wait_until(lambda: (lambda m: m if m == expected else None)(moved()), timeout=10,
+                           interval=0.2)
+        if not got:
+            self.assertEqual(moved(), expected)
+        time.sleep(2.5)  # nothing more arrives later
+        self.assertEqual(moved(), expected)
+
+    # -- tests
+    def test_prefetch_head_and_crawlers_are_answered_the_same_but_not_counted(self):
+        client = new_client()
+        before = self.figures()
+        # Impressions: a real one, then prefetches and a crawler, each with a fresh token.
+        real = impression_from(client, token(H.IMPRESSION))
+        self.assertEqual((real[0], json.loads(real[2])), (200, {"status": "recorded"}))
+        prefetched = token(H.IMPRESSION)
+        ignored_tokens = [prefetched]
+        for tok, headers in ((prefetched, {"Sec-Purpose": "prefetch"}),
+                             (token(H.IMPRESSION), {"Purpose": "prefetch"}),
+                             (token(H.IMPRESSION), {"User-Agent": BOT})):
+            if tok is not prefetched:
+                ignored_tokens.append(tok)
+            st, h, body = impression_from(client, tok, headers)
+            self.assertEqual((st, json.loads(body)), (200, {"status": "recorded"}), headers)
+            self.assertEqual(h["content-type"], real[1]["content-type"])
+        for tok in ignored_tokens:
+            self.assertEqual(H.rows_for_nonce("impressions", nonce_of(tok)), 0)
+        # The prefetched token stays usable: the real view counts.
+        st, _, body = impression_from(client, prefetched)
+        self.assertEqual((st, json.loads(body)), (200, {"status": "recorded"}))
+        self.assertEqual(H.rows_for_nonce("impressions", nonce_of(prefetched)), 1)
+
+        # Clicks: a real one; HEAD, a prefetch and a crawler redirect the same.
+        st, h, _ = click_from(client, OFFER, token(H.CLICK))
+        self.assertEqual((st, h["location"]), (302, OFFER_URL))
+        expected = {k: h[k] for k in ("location", "cache-control", "referrer-policy")}
+        head_token = token(H.CLICK)
+        for method, tok, headers in (("HEAD", head_token, {}),
+                                     ("GET", token(H.CLICK), {"Sec-Purpose": "prefetch;prerender"}),
+                                     ("GET", token(H.CLICK), {"User-Agent": BOT})):
+            st, h, body = click_from(new_client(), OFFER, tok, method, headers)
+            self.assertEqual(st, 302, (method, headers))
+            self.assertEqual({k: h.get(k) for k in expected}, expected, (method, headers))
+            self.assertEqual(body, b"")
+            self.assertEqual(H.rows_for_nonce("clicks", nonce_of(tok)), 0)
+        # HEAD records no click: the same token still counts by GET afterwards.
+        st, _, _ = click_from(new_client(), OFFER, head_token)
+        self.assertEqual(st, 302)
+        self.assertEqual(H.rows_for_nonce("clicks", nonce_of(head_token)), 1)
+
+        self.assertCounted(before, impressions=2, clicks=2,
+                           ignored_impressions={"prefetch": 2, "bot": 1},
+                           ignored_clicks={"head": 1, "prefetch": 1, "bot": 1})
+
+    def test_second_click_within_a_minute_redirects_but_is_not_counted(self):
+        client = new_client()
+        before = self.figures()
+        first, second = token(H.CLICK), token(H.CLICK)
+        answers = [click_from(client, OFFER, t) for t in (first, second)]
+        for st, h, _ in answers:
+            self.assertEqual((st, h["location"], h["cache-control"]), (302, OFFER_URL, "no-store"))
+        # A retry of the second token: redirects, no new row (deduplication as before).
+        st, _, _ = click_from(client, OFFER, second)
+        self.assertEqual(st, 302)
+        self.assertEqual(H.rows_for_nonce("clicks", nonce_of(first)), 1)
+        self.assertEqual(H.rows_for_nonce("clicks", nonce_of(second)), 1)
+        # Another offer is another limit.
+        st, _, _ = click_from(client, OTHER_OFFER, token(H.CLICK, OTHER_OFFER))
+        self.assertEqual(st, 302)
+        self.assertCounted(before, clicks=1, ignored_clicks={"rate_limited": 1})
+        marks = H.db("SELECT HEX(token_nonce), COALESCE(ignored, '-') FROM clicks WHERE "
+                     "token_nonce IN (UNHEX('%s'), UNHEX('%s'))"
+                     % (nonce_of(first).hex(), nonce_of(second).hex()))
+        self.assertEqual(sorted(marks), sorted([[nonce_of(first).hex().upper(), "-"],
+                                                [nonce_of(second).hex().upper(), "rate_limited"]]))
+        other = self.figures()[OTHER_OFFER]
+        self.assertGreaterEqual(other[1], before[OTHER_OFFER][1] + 1)
+
+    def test_sixth_impression_within_five_minutes_is_not_counted(self):
+        client = new_client()
+        before = self.figures()
+        tokens = [token(H.IMPRESSION) for _ in range(6)]
+        for t in tokens:
+            st, _, body = impression_from(client, t)
+            self.assertEqual((st, json.loads(body)), (200, {"status": "recorded"}))
+        st, _, body = impression_from(client, tokens[5])  # a retry: a duplicate, as always
+        self.assertEqual((st, json.loads(body)), (200, {"status": "duplicate"}))
+        self.assertCounted(before, impressions=5, ignored_impressions={"rate_limited": 1})
+        self.assertEqual(H.db("SELECT ignored FROM impressions WHERE token_nonce = UNHEX('%s')"
+                              % nonce_of(tokens[5]).hex()), [["rate_limited"]])
+
+    def test_different_clients_are_counted_separately(self):
+        before = self.figures()
+        for _ in range(3):
+            st, _, _ = click_from(new_client(), OFFER, token(H.CLICK))
+            self.assertEqual(st, 302)
+        self.assertCounted(before, clicks=3)
+
+    def test_forwarded_for_only_from_the_trusted_proxy(self):
+        before = self.figures()
+        # From an untrusted peer, X-Forwarded-For is ignored: one client, the 2nd click limited.
+        peer = new_client()
+        for _ in range(2):
+            st, _, _ = click_from(peer, OFFER, token(H.CLICK),
+                                  headers={"X-Forwarded-For": new_forwarded()})
+            self.assertEqual(st, 302)
+        # From the trusted proxy, it names the client: two clients, both counted; the same
+        # client again (behind another trusted hop) is limited.
+        a, b = new_forwarded(), new_forwarded()
+        for forwarded in (a, "%s, %s" % (new_forwarded(), b), "%s, %s" % (a, TRUSTED_PROXY)):
+            st, _, _ = click_from(TRUSTED_PROXY, OFFER, token(H.CLICK),
+                                  headers={"X-Forwarded-For": forwarded})
+            self.assertEqual(st, 302)
+        self.assertCounted(before, clicks=3, ignored_clicks={"rate_limited": 2})
+
+    def test_limits_are_settings_with_ranges(self):
+        doc = self.admin.ok("GET", "/settings")
+        self.assertEqual({k: doc[k] for k in ("clickLimitPerMinute", "clickLimitPer10Minutes",
+                                              "clickLimitPerHour", "impressionLimitPer5Minutes")},
+                         {"clickLimitPerMinute": 1, "clickLimitPer10Minutes": 3,
+                          "clickLimitPerHour": 10, "impressionLimitPer5Minutes": 5})
+        stored = H.db("SELECT name, value FROM settings WHERE name LIKE '%Limit%' ORDER BY name")
+        for body, field in (({"clickLimitPerMinute": -1}, "clickLimitPerMinute"),
+                            ({"clickLimitPerHour": 10001}, "clickLimitPerHour"),
+                            ({"clickLimitPer10Minutes": "3"}, "clickLimitPer10Minutes"),
+                            ({"impressionLimitPer5Minutes": 2.5}, "impressionLimitPer5Minutes")):
+            st, _, err = self.admin.patch("/settings", body)
+            self.assertEqual(st, 400, body)
+            self.assertEqual((err["error"]["code"], err["error"].get("field")),
+                             ("invalid_field", field))
+        self.assertEqual(H.db("SELECT name, value FROM settings WHERE name LIKE '%Limit%' "
+                              "ORDER BY name"), stored)
+        # Two impressions per 5 minutes: the third is not counted.
+        self.addCleanup(self.admin.ok, "PATCH", "/settings", {"impressionLimitPer5Minutes": 5})
+        doc = self.admin.ok("PATCH", "/settings", {"impressionLimitPer5Minutes": 2})
+        self.assertEqual(doc["impressionLimitPer5Minutes"], 2)
+        H.settle()
+        time.sleep(0.5)  # the rollup step reads the limit from the rebuilt snapshot
+        client = new_client()
+        before = self.figures()
+        for _ in range(3):
+            st, _, _ = impression_from(client, token(H.IMPRESSION))
+            self.assertEqual(st, 200)
+        self.assertCounted(before, impressions=2, ignored_impressions={"rate_limited": 1})
+
+    def test_zz_no_raw_client_address_in_any_table(self):
+        # Runs last in this class (by name): every address used above.
+        used = ["127.%d.%d.%d" % (RUN, n // 250, 1 + n % 250) for n in range(11, _next_client[0] + 1)]
+        used += ["198.18.%d.%d" % (RUN, 1 + n % 250) for n in range(11, _next_client[0] + 1)]
+        self.assertGreater(len(used), 10)
+        out = subprocess.run(
+            ["mariadb-dump", "--defaults-file=%s" % H.var_path("my.cnf"), "-u", "root",
+             "--skip-extended-insert", "--hex-blob", "placard"],
+            stdin=subprocess.DEVNULL, capture_output=True, timeout=120, check=True).stdout
+        dump = out.decode("utf-8", "replace")
+        self.assertIn("INSERT INTO `clicks`", dump)
+        for address in used:
+            self.assertNotIn("'%s'" % address, dump)
+            self.assertNotIn(address + "'", dump)
+            self.assertNotIn(address.encode().hex().upper(), dump)  # nor as a hex blob
+
+
+if __name__ == "__main__":
+    unittest.main()
