@@ -14,6 +14,10 @@
 #include "lib/db/settings_store.h"
 #include "lib/db/stats_store.h"
 
+namespace placard::network {
+class SyncLauncher;
+}
+
 namespace placard::admin {
 
 // Built once in main, shared by every request thread, read-only.
@@ -21,6 +25,7 @@ struct AdminConfig {
   std::string client_key;           // HMAC key: client addresses are kept only as keyed hashes
   std::string dummy_password_hash;  // verified against for an unknown email (same time spent)
   std::optional<crypto::CredentialKeys> credential_keys;  // credentials.key; none when unset
+  network::SyncLauncher* sync = nullptr;  // starts network syncs (POST /network/sync); none: 503
 };
 
 // One request thread's stores (each on the thread's own database connection).

@@ -97,6 +97,10 @@ ServerConfig server_config_from(const std::map<std::string, std::string>& values
       c.network.ca_file = value;
     } else if (key == "network.timeout_seconds") {
       c.network.timeout_seconds = to_int(key, value, 1, 600);
+    } else if (key == "network.schedule_check_seconds") {
+      c.network.schedule_check_seconds = to_int(key, value, 1, 3600);
+    } else if (key == "network.page_size") {
+      c.network.page_size = to_int(key, value, 0, 500);
     } else {
       throw ConfigError("unknown key '" + key + "'");
     }
@@ -150,7 +154,9 @@ std::string render_server_config(const ServerConfig& c) {
     << "network.admitad.api_base = " << c.network.admitad_api_base << "\n"
     << "network.awin.api_base = " << c.network.awin_api_base << "\n"
     << "network.ca_file = " << c.network.ca_file << "\n"
-    << "network.timeout_seconds = " << c.network.timeout_seconds << "\n";
+    << "network.timeout_seconds = " << c.network.timeout_seconds << "\n"
+    << "network.schedule_check_seconds = " << c.network.schedule_check_seconds << "\n"
+    << "network.page_size = " << c.network.page_size << "\n";
   return o.str();
 }
 

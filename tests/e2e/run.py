@@ -26,10 +26,12 @@ import test_admin_stats  # noqa: E402
 import test_foundation  # noqa: E402
 import test_hardening  # noqa: E402
 import test_network_adapters  # noqa: E402
+import test_network_sync  # noqa: E402
 import test_offers  # noqa: E402
 
 MODULES = (test_foundation, test_offers, test_admin_access, test_admin_catalog, test_admin_offers,
-           test_admin_stats, test_admin_network, test_network_adapters, test_hardening)
+           test_admin_stats, test_admin_network, test_network_adapters, test_network_sync,
+           test_hardening)
 LAST = (test_foundation.DatabaseOutageTests, test_foundation.ShutdownTests)
 
 
