@@ -50,7 +50,9 @@ def run_sync(ctl, config, label):
                          % (label, p.returncode, p.stdout[-800:], p.stderr[-800:]))
     pages = [l for l in p.stdout.splitlines() if l.startswith("page ")]
     last = [l for l in p.stdout.splitlines() if l.startswith("succeeded:")][-1]
-    return seconds, len(pages), last
+    # "page 200 of 200 (41234 ms)": the pull ends there; the rest is planning and the write.
+    pulled_ms = int(pages[-1].rsplit("(", 1)[1].split()[0]) if pages else 0
+    return seconds, len(pages), last, pulled_ms
 
 
 def main():
@@ -69,7 +71,7 @@ def main():
         standin.control(reset=True, admitad_count=args.offers, admitad_client_id=CREDS["clientId"],
                         admitad_client_secret=CREDS["clientSecret"])
         with open(args.password_file) as f:
-            cookie = sign_in(args.base_url, f.read().strip())
+            _, cookie = sign_in(args.base_url, f.read().strip())
         admin_call(args.base_url, cookie, "PUT", "/network/credentials/admitad", CREDS)
         conf = args.config + ".sync-bench"
         with open(args.config) as f:
@@ -80,10 +82,11 @@ def main():
         if args.ready:
             with open(args.ready, "w") as f:
                 f.write("ready\n")
-        seconds, pages, summary = run_sync(args.ctl, conf, "first")
+        seconds, pages, summary, pulled_ms = run_sync(args.ctl, conf, "first")
         rows = sql(args.mycnf, "SELECT COUNT(*), SUM(enabled) FROM offers WHERE network = 'admitad'")
         cats = sql(args.mycnf, "SELECT COUNT(*) FROM network_categories WHERE network = 'admitad'")
         out = {"offers": args.offers, "seconds": round(seconds, 2), "pages": pages,
+               "pull_seconds": round(pulled_ms / 1000, 2),
                "summary": summary, "admitad_rows": int(rows[0][0]),
                "admitad_enabled": int(rows[0][1] or 0), "categories": int(cats[0][0])}
         print("BENCHSYNC " + json.dumps(out), flush=True)

@@ -316,6 +316,9 @@ int run(const Options& opt) {
           stderr);
       return 2;
     }
+    // One request per process: a sync begun here would end with the process (503; placardctl
+    // sync, or a FastCGI worker, runs them).
+    admin_config.sync = nullptr;
     ApiThread handler(shared, admin_config, params, batcher, stats_cache);
     return fcgi::serve_cgi(handler, log);
   }

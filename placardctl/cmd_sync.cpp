@@ -2,6 +2,7 @@
 // /admin/api/v1/network/sync and the workers' schedule, under the same lock. Prints progress;
 // exit status 0 when the run succeeded, 1 when it failed, 3 when a sync already runs somewhere,
 // 4 when the network has no credentials.
+#include <chrono>
 #include <iostream>
 #include <string>
 
@@ -45,9 +46,16 @@ int cmd_sync(const Context& ctx, const Argv& argv) {
     return 4;
   }
   std::cout << "sync run " << begun.run_id << " of " << network << " started\n" << std::flush;
-  const auto outcome = job.run(store, network, begun.run_id, std::nullopt, [](int done, int total) {
-    std::cout << "page " << done << " of " << total << "\n" << std::flush;
-  });
+  const auto start = std::chrono::steady_clock::now();
+  const auto elapsed = [&start] {
+    const auto d = std::chrono::steady_clock::now() - start;
+    return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(d).count()) + " ms";
+  };
+  const auto outcome =
+      job.run(store, network, begun.run_id, std::nullopt, [&elapsed](int done, int total) {
+        std::cout << "page " << done << " of " << total << " (" << elapsed() << ")\n" << std::flush;
+      });
+  std::cout << "finished after " << elapsed() << "\n";
   if (!outcome.succeeded) {
     std::cout << "failed: " << outcome.error.value_or("") << "\n";
     return 1;

@@ -384,7 +384,7 @@ class NetworkSyncTests(unittest.TestCase):
         p = subprocess.run([ctl, "sync", "--network", "admitad"], capture_output=True, text=True,
                            env=env, timeout=60)
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
-        self.assertIn("page 3 of 3", p.stdout)  # 6 coupons from generation 1 on
+        self.assertRegex(p.stdout, r"page 3 of 3 \(\d+ ms\)")  # 6 coupons from generation 1 on
         self.assertRegex(p.stdout, r"succeeded: 0 created, 6 updated, 0 disabled, 0 skipped")
         self.assertEqual(admitad_offers()["1002"]["title"], "Coupon 2 (gen 3)")
         self.standin.control(malformed_on_page=1)
