@@ -23,6 +23,7 @@ from admin_client import ADMIN_EMAIL, PREFIX, AdminClient, admin_password, new_a
 
 OFFER_KEYS = ["id", "title", "description", "merchant", "imageUrl", "category", "couponCode",
               "validUntil", "isDemo", "network", "externalId", "trackingUrl", "countries",
+              "allCountries",
               "priority", "enabled", "validFrom", "createdAt", "updatedAt", "overrides"]
 AUDIT_KEYS = ["id", "at", "account", "action", "resource", "before", "after"]
 TIME_RE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
