@@ -49,6 +49,8 @@
 #include "lib/db/mysql_stats_store.h"
 #include "lib/db/retention.h"
 #include "lib/db/rollup_step.h"
+#include "lib/db/sync_runner.h"
+#include "lib/network/sync_job.h"
 #include "lib/util/time_format.h"
 
 namespace {
@@ -315,8 +317,14 @@ int run(const Options& opt) {
   refresher.poll_once();  // the first requests find a snapshot (or 503 until the database answers)
 
   const api::SharedServices shared{holder, keys, log};
-  const admin::AdminConfig admin_config = make_admin_config(cfg);
+  admin::AdminConfig admin_config = make_admin_config(cfg);
   const auto params = db::runtime_params(cfg);
+  // Network syncs: started by the admin API on a background thread, or by the schedule.
+  network::SyncJob sync_job(
+      network::sync_settings(cfg.network),
+      admin_config.credential_keys ? &*admin_config.credential_keys : nullptr);
+  db::SyncRunner sync_runner(params, sync_job, [&](const std::string& msg) { log.info(msg); });
+  admin_config.sync = &sync_runner;
   db::EventBatcher batcher(params, 64, insert_flavor(cfg.db.event_insert),
                            [&](const std::string& msg) { log.info(msg); });
   db::StatsCache stats_cache;  // sealed days' sums, shared by the request threads
@@ -329,6 +337,9 @@ int run(const Options& opt) {
           stderr);
       return 2;
     }
+    // One request per process: a sync begun here would end with the process (503; placardctl
+    // sync, or a FastCGI worker, runs them).
+    admin_config.sync = nullptr;
     ApiThread handler(shared, admin_config, params, batcher, stats_cache);
     return fcgi::serve_cgi(handler, log);
   }
@@ -361,6 +372,14 @@ int run(const Options& opt) {
         },
         [&](const std::string& msg) { log.info(msg); });
   }
+  db::SyncSchedule sync_schedule(
+      params, std::chrono::seconds(cfg.network.schedule_check_seconds), sync_job,
+      [&holder]() -> std::optional<int> {
+        const auto snap = holder.get();
+        if (!snap) return std::nullopt;
+        return snap->settings.network_sync_interval_minutes;
+      },
+      [&](const std::string& msg) { log.info(msg); });
   std::thread refresh_thread([&] {
     const db::DriverThreadScope scope;
     refresher.run();
@@ -374,6 +393,7 @@ int run(const Options& opt) {
         },
         log);
   }
+  sync_schedule.stop();
   if (retention) retention->stop();
   rollups.stop();
   refresher.stop();

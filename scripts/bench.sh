@@ -20,10 +20,12 @@
 #                     commit is on disk before `recorded` is answered) or 2 (the dev stack's)
 #   BENCH_VAR_DIR     state directory (build/bench/var; wiped at the start of every run)
 #   BENCH_KEEP=1      leave the stack running at the end (stop: VAR_DIR=... scripts/stack.sh stop)
-#   BENCH_STEPS       which groups of steps run, comma-separated (default query,events,stats; the
-#                     bare baselines always run): query (config, categories, offers queries),
+#   BENCH_STEPS       which groups of steps run, comma-separated (default query,events,stats,sync;
+#                     the bare baselines always run): query (config, categories, offers queries),
 #                     events (impressions, clicks), stats (GET /admin/api/v1/stats over 366 days
-#                     of rollups for 100,000 offers; bench/stats_bench.py)
+#                     of rollups for 100,000 offers; bench/stats_bench.py), sync (a network sync
+#                     of BENCH_SYNC_OFFERS (100000) offers from the stand-in network while the
+#                     offers query is under load; bench/sync_bench.py)
 set -Eeuo pipefail
 umask 022
 
@@ -71,9 +73,11 @@ need_uint BENCH_WRK_THREADS "$WRK_THREADS" 1 64
 THREADS="${BENCH_THREADS:-8}"
 need_uint BENCH_THREADS "$THREADS" 1 256
 FLUSH="${BENCH_FLUSH_AT_COMMIT:-1}"
-STEPS="${BENCH_STEPS:-query,events,stats}"
-[[ "$STEPS" =~ ^(query|events|stats)(,(query|events|stats))*$ ]] ||
-  die "BENCH_STEPS must be a comma-separated list of query, events, stats"
+STEPS="${BENCH_STEPS:-query,events,stats,sync}"
+[[ "$STEPS" =~ ^(query|events|stats|sync)(,(query|events|stats|sync))*$ ]] ||
+  die "BENCH_STEPS must be a comma-separated list of query, events, stats, sync"
+SYNC_OFFERS="${BENCH_SYNC_OFFERS:-100000}"
+need_uint BENCH_SYNC_OFFERS "$SYNC_OFFERS" 1 1000000
 want() { [[ ",$STEPS," == *",$1,"* ]]; }
 case "$FLUSH" in 0 | 1 | 2) ;; *) die "BENCH_FLUSH_AT_COMMIT must be 0, 1 or 2" ;; esac
 VAR="${BENCH_VAR_DIR:-$OUT/var}"
@@ -391,7 +395,7 @@ step query-small "offers query, $SMALL_OFFERS offers" "$Q" body "$DATA/query-mix
 step query-scale-small "offers query, 3 per answer, $SMALL_OFFERS offers" "$Q" body "$DATA/query-scale.txt" offers "${AE[@]}"
 fi
 
-if want query || want events; then
+if want query || want events || want sync; then
 load_offers big "$OFFERS"
 fi
 if want query; then
@@ -463,10 +467,48 @@ python3 "$REPO/bench/stats_bench.py" --mycnf "$MYCNF" --base-url "$BASE_URL" \
 meta stats_json "$(sed -n 's/^BENCHSTATS //p' "$RAW/stats.txt" | tail -n 1)"
 fi
 
+# Network sync: 100,000 offers from the stand-in network (placardctl sync, the job the admin API
+# runs) while wrk keeps the offers query under load for exactly as long as the sync runs; the
+# query's rate then is compared with its rate just before (query-sync-base), as a ratio.
+if want sync; then
+step query-sync-base "offers query, $OFFERS offers, before the sync" "$Q" body "$DATA/query-mix.txt" offers "${AE[@]}"
+BASE_RPS="$(json_field "$LAST_JSON" 'd["requests"] * 1e6 / d["duration_us"]')"
+say "$(printf '%-20s %s' sync "network sync of $SYNC_OFFERS offers from the stand-in, offers query under load")"
+rm -f -- "$RAW/sync-ready"
+python3 "$REPO/bench/sync_bench.py" --config "$VAR/placard.conf" --ctl "$CTL" --mycnf "$MYCNF" \
+  --base-url "$BASE_URL" --password-file "$VAR/admin-password" --offers "$SYNC_OFFERS" \
+  --ready "$RAW/sync-ready" >"$RAW/sync.txt" 2>&1 &
+SYNC_PID=$!
+for _ in $(seq 1 300); do [[ -e "$RAW/sync-ready" ]] || ! kill -0 "$SYNC_PID" 2>/dev/null && break; sleep 0.1; done
+[[ -e "$RAW/sync-ready" ]] || { cat "$RAW/sync.txt" >&2; die "the sync step did not start"; }
+before="$(cpu_sample)"
+BENCH_MODE=body BENCH_LINES="$DATA/query-mix.txt" BENCH_THREADS="$WRK_THREADS" BENCH_COUNT=offers \
+  wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d600s --timeout 5s --latency -s "$LUA" "${AE[@]}" \
+  "$BASE_URL$Q" >"$RAW/query-during-sync.txt" 2>&1 &
+WRK_PID=$!
+wait "$SYNC_PID" || { cat "$RAW/sync.txt" >&2; kill -INT "$WRK_PID" 2>/dev/null; die "the sync step failed"; }
+kill -INT "$WRK_PID" 2>/dev/null || true
+wait "$WRK_PID" || true
+after="$(cpu_sample)"
+json="$(sed -n 's/^BENCHJSON //p' "$RAW/query-during-sync.txt" | tail -n 1)"
+[[ -n "$json" ]] || { cat "$RAW/query-during-sync.txt" >&2; die "no summary from wrk during the sync"; }
+read -r -a b <<<"$before"
+read -r -a a <<<"$after"
+json="${json%\}},\"cpu_ticks\":{\"hz\":$CLK_TCK,\"worker\":$((a[0] - b[0])),\"echo\":$((a[1] - b[1])),\"web\":$((a[2] - b[2])),\"db\":$((a[3] - b[3])),\"wrk\":$((a[4] - b[4])),\"busy\":$((a[5] - b[5]))}}"
+printf '%s\t%s\t%s\n' query-during-sync "offers query, $OFFERS offers, during the sync" "$json" >>"$RESULTS"
+SYNC_JSON="$(sed -n 's/^BENCHSYNC //p' "$RAW/sync.txt" | tail -n 1)"
+[[ -n "$SYNC_JSON" ]] || { cat "$RAW/sync.txt" >&2; die "no summary from the sync step"; }
+DURING_RPS="$(json_field "$json" 'd["requests"] * 1e6 / d["duration_us"]')"
+RATIO="$(python3 -c "print(round($DURING_RPS / $BASE_RPS, 3))")"
+meta sync_json "$SYNC_JSON"
+meta sync_query_ratio "$RATIO"
+say "sync: $(json_field "$SYNC_JSON" 'd["seconds"]') s for $SYNC_OFFERS offers ($(json_field "$SYNC_JSON" 'd["summary"]')); offers query during the sync at $RATIO of its rate before ($(printf '%.0f' "$DURING_RPS") vs $(printf '%.0f' "$BASE_RPS") requests/s)"
+fi
+
 step echo-end "bare FastCGI again, at the end" /bench/echo plain "" ""
 
 # The big catalog once more, now that the worker has served load: rebuild time and memory.
-if want query || want events; then
+if want query || want events || want sync; then
 meta catalog_big_rss_after_load_kb "$(worker_status VmRSS)"
 catalog_bump
 wait_snapshot "$(catalog_version)"

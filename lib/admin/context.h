@@ -15,6 +15,10 @@
 #include "lib/db/stats_store.h"
 #include "lib/http/client_address.h"
 
+namespace placard::network {
+class SyncLauncher;
+}
+
 namespace placard::admin {
 
 // Built once in main, shared by every request thread, read-only.
@@ -24,6 +28,7 @@ struct AdminConfig {
   std::optional<crypto::CredentialKeys> credential_keys;  // credentials.key; none when unset
   http::TrustedProxies trusted_proxies;  // whose X-Forwarded-For names the client (config file)
   std::string client_day_secret;  // impressions and clicks: daily keys of client hashes from it
+  network::SyncLauncher* sync = nullptr;  // starts network syncs (POST /network/sync); none: 503
 };
 
 // One request thread's stores (each on the thread's own database connection).

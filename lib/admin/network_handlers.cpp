@@ -3,11 +3,13 @@
 #include <array>
 #include <stdexcept>
 
+#include "lib/admin/account_handlers.h"
 #include "lib/admin/body.h"
 #include "lib/admin/json_out.h"
 #include "lib/admin/list_params.h"
 #include "lib/crypto/aes_gcm.h"
 #include "lib/http/api_error.h"
+#include "lib/network/sync_job.h"
 
 namespace placard::admin {
 
@@ -86,6 +88,42 @@ void write_sync_run(json::Writer& w, const db::SyncRunRow& r) {
   w.Key("error");
   write_string_or_null(w, r.error);
   w.EndObject();
+}
+
+std::string sync_run_json(const db::SyncRunRow& r) {
+  rapidjson::StringBuffer buf;
+  json::Writer w(buf);
+  write_sync_run(w, r);
+  return json::to_string(buf);
+}
+
+http::Response start_sync(http::Request& req, AdminContext& ctx, const Actor& actor) {
+  const Body body(req, {"network"});
+  const std::string network = body.string("network", 1, 32);
+  if (!known_network(network)) {
+    throw http::invalid_field("network", "network must be admitad or awin");
+  }
+  if (ctx.config.sync == nullptr) {
+    throw http::service_unavailable("Network syncs cannot be started on this server");
+  }
+  const auto begun = ctx.config.sync->launch(network, actor.account.id);
+  if (begun.state == network::SyncStart::busy) {
+    throw http::ApiError{409, "conflict", "A network sync is already running", ""};
+  }
+  if (begun.state == network::SyncStart::not_configured) {
+    throw http::ApiError{422, "network_not_configured",
+                         "The " + network + " credentials are not set", "network"};
+  }
+  std::optional<db::SyncRunRow> run;
+  ctx.stores.tx.run([&] {
+    run = ctx.stores.network.find_sync(begun.run_id);
+    if (!run) throw std::runtime_error("the new sync run cannot be read back");
+    ctx.stores.tx.audit(
+        {actor.account.id, "network.sync.start", "network:" + network, "", sync_run_json(*run)});
+  });
+  http::Response r = http::Response::json(202, sync_run_json(*run));
+  r.set_header("Location", std::string(kAdminPrefix) + "/network/sync/" + std::to_string(run->id));
+  return r;
 }
 
 std::string networks_json(db::NetworkStore& store) {
@@ -286,6 +324,30 @@ void add_network_routes(AdminRouter& admin) {
               [&ctx](http::Request& req, const Actor& actor) {
                 return delete_credentials(req, ctx, actor);
               });
+
+  admin.write("POST", "/network/sync", [&ctx](http::Request& req, const Actor& actor) {
+    return start_sync(req, ctx, actor);
+  });
+  admin.read("/network/sync/:id", [&ctx](http::Request& req, const Actor&) {
+    parse_query_params(req, {});
+    const auto id = parse_id(req.param("id"));
+    if (!id) throw http::not_found();
+    const auto run = ctx.stores.network.find_sync(*id);
+    if (!run) throw http::not_found();
+    return ok(sync_run_json(*run));
+  });
+  admin.read("/network/syncs", [&ctx](http::Request& req, const Actor&) {
+    const auto p = parse_list_params(req, {"network"});
+    const auto network = p.filter("network");
+    if (network && !known_network(*network)) {
+      throw http::invalid_field("network", "network must be admitad or awin");
+    }
+    const auto page = ctx.stores.network.list_syncs(network, p.limit, p.offset);
+    std::vector<std::string> items;
+    items.reserve(page.items.size());
+    for (const auto& r : page.items) items.push_back(sync_run_json(r));
+    return ok(list_json(items, page.total, p.limit, p.offset));
+  });
 
   admin.read("/network/category-map", [&ctx](http::Request& req, const Actor&) {
     const auto p = parse_list_params(req, {"network"});

@@ -25,7 +25,7 @@ void write_offer(json::Writer& w, const db::AdminOffer& o) {
   w.Key("imageUrl");
   write_string_or_null(w, o.image_url);
   w.Key("category");
-  w.String(o.category);
+  write_string_or_null(w, o.category);
   w.Key("couponCode");
   write_string_or_null(w, o.coupon_code);
   w.Key("validUntil");
@@ -40,6 +40,8 @@ void write_offer(json::Writer& w, const db::AdminOffer& o) {
   write_string_or_null(w, o.tracking_url);
   w.Key("countries");
   write_strings(w, o.countries);
+  w.Key("allCountries");
+  w.Bool(o.all_countries);
   w.Key("priority");
   w.Int(o.priority);
   w.Key("enabled");

@@ -43,6 +43,7 @@ struct OfferRow {
   std::optional<std::int64_t> valid_from;   // unix seconds
   std::optional<std::int64_t> valid_until;  // unix seconds
   std::string countries;                    // comma-separated codes, e.g. "DE,FR"
+  bool all_countries = false;               // every selected country (countries is ignored)
 };
 
 // Everything but the offers, which are streamed into the builder one by one.

@@ -114,7 +114,12 @@ void SnapshotBuilder::add_offer(const OfferRow& row) {
   const std::uint32_t node = found->second;
 
   std::vector<std::uint16_t> countries;
-  std::string_view list = row.countries;
+  if (row.all_countries) {
+    for (std::size_t i = 0; i < s.countries.size(); ++i) {
+      countries.push_back(static_cast<std::uint16_t>(i));
+    }
+  }
+  std::string_view list = row.all_countries ? std::string_view{} : row.countries;
   while (!list.empty()) {
     const auto comma = list.find(',');
     const auto code = list.substr(0, comma);

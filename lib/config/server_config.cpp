@@ -111,6 +111,10 @@ ServerConfig server_config_from(const std::map<std::string, std::string>& values
         throw ConfigError(key + ": " + e.what());
       }
       c.trusted_proxies = value;
+    } else if (key == "network.schedule_check_seconds") {
+      c.network.schedule_check_seconds = to_int(key, value, 1, 3600);
+    } else if (key == "network.page_size") {
+      c.network.page_size = to_int(key, value, 0, 500);
     } else {
       throw ConfigError("unknown key '" + key + "'");
     }
@@ -166,6 +170,8 @@ std::string render_server_config(const ServerConfig& c) {
     << "network.awin.api_base = " << c.network.awin_api_base << "\n"
     << "network.ca_file = " << c.network.ca_file << "\n"
     << "network.timeout_seconds = " << c.network.timeout_seconds << "\n"
+    << "network.schedule_check_seconds = " << c.network.schedule_check_seconds << "\n"
+    << "network.page_size = " << c.network.page_size << "\n"
     << "\n# Reverse proxies in front of the web server whose X-Forwarded-For is believed\n"
     << "# (addresses or CIDR ranges, comma-separated; empty: none, the peer is the client).\n"
     << "trusted_proxies = " << c.trusted_proxies << "\n";

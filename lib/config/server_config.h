@@ -28,6 +28,11 @@ struct NetworkConfig {
   std::string awin_api_base = "https://api.awin.com";
   std::string ca_file;  // an extra CA bundle (PEM); empty = the system's only
   int timeout_seconds = 30;
+  // How often each worker checks whether a scheduled sync (networkSyncIntervalMinutes) is due.
+  int schedule_check_seconds = 60;
+  // Offers asked per page (0: each network's default, Admitad 500, Awin 200); tests use small
+  // pages.
+  int page_size = 0;
 };
 
 // Everything the server config file holds. Secrets live here, never in the database.

@@ -65,15 +65,18 @@ std::shared_ptr<const catalog::Snapshot> load_snapshot(MysqlSession& session, st
       // Forward-only: rows stream from the server instead of being buffered all at once.
       const std::unique_ptr<sql::Statement> stream(conn.createStatement());
       stream->setResultSetType(sql::ResultSet::TYPE_FORWARD_ONLY);
-      auto rs = run_query(
-          *stream,
-          "SELECT o.id, o.title, o.description, o.merchant, o.image_url, o.coupon_code, "
-          "o.category_id, o.priority, o.is_demo, "
-          "TIMESTAMPDIFF(SECOND, '1970-01-01 00:00:00', o.valid_from), "
-          "TIMESTAMPDIFF(SECOND, '1970-01-01 00:00:00', o.valid_until), "
-          "(SELECT GROUP_CONCAT(oc.country_code) FROM offer_countries oc WHERE oc.offer_id = o.id) "
-          "FROM offers o WHERE o.enabled = 1 "
-          "AND (o.valid_until IS NULL OR o.valid_until > UTC_TIMESTAMP())");
+      auto rs =
+          run_query(*stream,
+                    "SELECT o.id, o.title, o.description, o.merchant, o.image_url, o.coupon_code, "
+                    "o.category_id, o.priority, o.is_demo, "
+                    "TIMESTAMPDIFF(SECOND, '1970-01-01 00:00:00', o.valid_from), "
+                    "TIMESTAMPDIFF(SECOND, '1970-01-01 00:00:00', o.valid_until), "
+                    "(SELECT GROUP_CONCAT(oc.country_code) FROM offer_countries oc WHERE "
+                    "oc.offer_id = o.id), "
+                    "o.all_countries "
+                    // An imported offer without a Placard category (not mapped) is not served.
+                    "FROM offers o WHERE o.enabled = 1 AND o.category_id IS NOT NULL "
+                    "AND (o.valid_until IS NULL OR o.valid_until > UTC_TIMESTAMP())");
       catalog::OfferRow row;
       while (rs->next()) {
         row.id = rs->getUInt64(1);
@@ -89,6 +92,7 @@ std::shared_ptr<const catalog::Snapshot> load_snapshot(MysqlSession& session, st
         row.valid_from = opt_int(*rs, 10);
         row.valid_until = opt_int(*rs, 11);
         row.countries = rs->isNull(12) ? std::string{} : rs->getString(12).asStdString();
+        row.all_countries = rs->getBoolean(13);
         builder.add_offer(row);
       }
       rs.reset();

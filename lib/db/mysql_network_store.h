@@ -1,8 +1,16 @@
 #pragma once
+#include <map>
+#include <optional>
+#include <string>
+
 #include "lib/db/admin_db.h"
 #include "lib/db/network_store.h"
 
 namespace placard::db {
+
+// A network's category map: external category id -> Placard category id (none: not mapped).
+std::map<std::string, std::optional<std::uint32_t>> read_category_map(MysqlSession& s,
+                                                                      const std::string& network);
 
 class MysqlNetworkStore : public NetworkStore {
  public:
@@ -13,6 +21,9 @@ class MysqlNetworkStore : public NetworkStore {
                        std::uint64_t updated_by) override;
   bool delete_credentials(const std::string& network) override;
   std::optional<SyncRunRow> last_sync(const std::string& network) override;
+  std::optional<SyncRunRow> find_sync(std::uint64_t id) override;
+  SyncRunPage list_syncs(const std::optional<std::string>& network, int limit,
+                         std::uint64_t offset) override;
   NetworkCategoryPage list_categories(const std::optional<std::string>& network, int limit,
                                       std::uint64_t offset) override;
   std::optional<NetworkCategory> find_category(const std::string& network,

@@ -20,19 +20,22 @@ constexpr const char* kOfferColumns =
     "TIMESTAMPDIFF(SECOND, '1970-01-01 00:00:00', o.valid_until), "
     "TIMESTAMPDIFF(SECOND, '1970-01-01 00:00:00', o.created_at), "
     "TIMESTAMPDIFF(SECOND, '1970-01-01 00:00:00', o.updated_at), "
-    "o.overrides "
-    "FROM offers o JOIN categories c ON c.id = o.category_id";
+    "o.overrides, o.all_countries "
+    "FROM offers o LEFT JOIN categories c ON c.id = o.category_id";
 
 // The public query can return the offer now (contract section 3): enabled, inside its validity
-// window, its category and every ancestor enabled, available in at least one selected country.
+// window, a category (an unmapped import has none) with every ancestor enabled, available in at
+// least one selected country (all_countries: any selected country).
 constexpr const char* kServed =
-    "(o.enabled = 1 "
+    "(o.enabled = 1 AND o.category_id IS NOT NULL "
     "AND (o.valid_from IS NULL OR o.valid_from <= UTC_TIMESTAMP()) "
     "AND (o.valid_until IS NULL OR o.valid_until > UTC_TIMESTAMP()) "
     "AND NOT EXISTS (SELECT 1 FROM categories a WHERE a.enabled = 0 "
     "AND (a.path = c.path OR c.path LIKE CONCAT(a.path, '.%'))) "
-    "AND EXISTS (SELECT 1 FROM offer_countries sc JOIN countries sel ON sel.code = sc.country_code "
-    "WHERE sc.offer_id = o.id AND sel.selected = 1))";
+    "AND ((o.all_countries = 1 AND EXISTS (SELECT 1 FROM countries anysel WHERE anysel.selected = "
+    "1)) "
+    "OR EXISTS (SELECT 1 FROM offer_countries sc JOIN countries sel ON sel.code = sc.country_code "
+    "WHERE sc.offer_id = o.id AND sel.selected = 1)))";
 
 std::optional<std::string> opt_string(sql::ResultSet& rs, int i) {
   if (rs.isNull(i)) return std::nullopt;
@@ -75,7 +78,7 @@ AdminOffer read_offer(sql::ResultSet& rs) {
   o.merchant = opt_string(rs, 6);
   o.image_url = opt_string(rs, 7);
   o.coupon_code = opt_string(rs, 8);
-  o.category = rs.getString(9).asStdString();
+  o.category = opt_string(rs, 9);
   if (!rs.isNull(10)) o.countries = split_list(rs.getString(10).asStdString());
   o.priority = rs.getInt(11);
   o.enabled = rs.getBoolean(12);
@@ -86,6 +89,7 @@ AdminOffer read_offer(sql::ResultSet& rs) {
   o.created_at = rs.getInt64(17);
   o.updated_at = rs.getInt64(18);
   o.overrides = split_list(rs.getString(19).asStdString());
+  o.all_countries = rs.getBoolean(20);
   return o;
 }
 
@@ -129,8 +133,10 @@ std::string where_clause(const OfferFilter& f, SqlArgs& args) {
   }
   if (f.country) {
     parts.emplace_back(
-        "EXISTS (SELECT 1 FROM offer_countries fc WHERE fc.offer_id = o.id AND "
-        "fc.country_code = ?)");
+        "(EXISTS (SELECT 1 FROM offer_countries fc WHERE fc.offer_id = o.id AND "
+        "fc.country_code = ?) OR (o.all_countries = 1 AND EXISTS (SELECT 1 FROM countries fs "
+        "WHERE fs.code = ? AND fs.selected = 1)))");
+    args.add(*f.country);
     args.add(*f.country);
   }
   if (f.network) {
@@ -175,7 +181,7 @@ OfferPage MysqlOfferAdminStore::list(const OfferFilter& filter, int limit, std::
     SqlArgs args;
     const std::string where = where_clause(filter, args);
     auto& count = s.prepared(
-        "SELECT COUNT(*) FROM offers o JOIN categories c ON c.id = o.category_id" + where);
+        "SELECT COUNT(*) FROM offers o LEFT JOIN categories c ON c.id = o.category_id" + where);
     args.bind(count);
     {
       const auto rs = query(count);
@@ -251,6 +257,7 @@ void MysqlOfferAdminStore::update(std::uint64_t id, const OfferChanges& ch) {
     if (ch.category_id) sets += ", category_id = ?";
     if (ch.is_demo) sets += ", is_demo = ?";
     if (ch.overrides) sets += ", overrides = ?";
+    if (ch.countries) sets += ", all_countries = 0";
     auto& st = s.prepared("UPDATE offers SET " + sets + " WHERE id = ?");
     unsigned i = 1;
     if (ch.enabled) st.setBoolean(i++, *ch.enabled);

@@ -15,7 +15,7 @@ struct StoredCredentials {
   std::int64_t updated_at = 0;  // Unix seconds
 };
 
-// A row of sync_runs (the sync job itself is not built yet; GET /network shows the last one).
+// A row of sync_runs (lib/network/sync_job.h writes them).
 struct SyncRunRow {
   std::uint64_t id = 0;
   std::string network;
@@ -30,6 +30,11 @@ struct SyncRunRow {
   std::uint32_t disabled = 0;
   std::uint32_t skipped = 0;
   std::optional<std::string> error;
+};
+
+struct SyncRunPage {
+  std::vector<SyncRunRow> items;
+  std::uint64_t total = 0;
 };
 
 // A network category seen by a sync, and the Placard category it maps to.
@@ -58,6 +63,10 @@ class NetworkStore {
   virtual bool delete_credentials(const std::string& network) = 0;
 
   virtual std::optional<SyncRunRow> last_sync(const std::string& network) = 0;
+  virtual std::optional<SyncRunRow> find_sync(std::uint64_t id) = 0;
+  // Newest first; no network: both.
+  virtual SyncRunPage list_syncs(const std::optional<std::string>& network, int limit,
+                                 std::uint64_t offset) = 0;
 
   // Sorted by name, then external id.
   virtual NetworkCategoryPage list_categories(const std::optional<std::string>& network, int limit,

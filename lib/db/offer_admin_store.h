@@ -16,8 +16,9 @@ struct AdminOffer {
   std::optional<std::string> merchant;
   std::optional<std::string> image_url;
   std::optional<std::string> coupon_code;
-  std::string category;                // dotted path
-  std::vector<std::string> countries;  // sorted
+  std::optional<std::string> category;  // dotted path; none: imported, not mapped (not served)
+  bool all_countries = false;           // every selected country (imported: Awin regions.all)
+  std::vector<std::string> countries;   // sorted; empty when all_countries
   int priority = 0;
   bool enabled = true;
   bool is_demo = false;
@@ -33,7 +34,8 @@ struct AdminOffer {
 struct OfferFilter {
   std::optional<std::string> q;         // substring of title or merchant, case-insensitive
   std::optional<std::string> category;  // a path: it and its whole subtree
-  std::optional<std::string> country;   // available in that country (selected or not)
+  std::optional<std::string> country;   // available in that country (listed, or all_countries
+                                        // and the country is selected)
   std::optional<std::string> network;
   std::optional<bool> enabled;
   std::optional<bool> is_demo;
@@ -69,7 +71,7 @@ struct OfferChanges {
   std::optional<std::optional<std::int64_t>> valid_from;   // holding nullopt: open
   std::optional<std::optional<std::int64_t>> valid_until;  // holding nullopt: open
   std::optional<std::uint64_t> category_id;
-  std::optional<std::vector<std::string>> countries;  // replaces the set
+  std::optional<std::vector<std::string>> countries;  // replaces the set (all_countries off)
   std::optional<bool> is_demo;
   std::optional<std::vector<std::string>> overrides;  // replaces the set
 };

@@ -23,6 +23,7 @@ from admin_client import ADMIN_EMAIL, PREFIX, AdminClient, admin_password, new_a
 
 OFFER_KEYS = ["id", "title", "description", "merchant", "imageUrl", "category", "couponCode",
               "validUntil", "isDemo", "network", "externalId", "trackingUrl", "countries",
+              "allCountries",
               "priority", "enabled", "validFrom", "createdAt", "updatedAt", "overrides"]
 AUDIT_KEYS = ["id", "at", "account", "action", "resource", "before", "after"]
 TIME_RE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
@@ -168,7 +169,7 @@ class OfferWriteTests(AdminCase):
                     "couponCode": "LAMP20", "validUntil": "2031-06-30T12:00:00Z", "isDemo": False,
                     "network": "manual", "externalId": None,
                     "trackingUrl": "https://merchant.example/lamp?a=1&b=2", "countries": ["DE", "GB", "US"],
-                    "priority": 17, "enabled": True, "validFrom": "2026-01-01T00:00:00Z",
+                    "allCountries": False, "priority": 17, "enabled": True, "validFrom": "2026-01-01T00:00:00Z",
                     "createdAt": doc["createdAt"], "updatedAt": doc["createdAt"], "overrides": []}
         self.assertEqual(doc, expected)
         self.assertLess(abs(unix_of(doc["createdAt"]) - time.time()), 120)
@@ -194,7 +195,8 @@ class OfferWriteTests(AdminCase):
         self.assertEqual(doc, {
             "id": doc["id"], "title": "Demo", "description": None, "merchant": None, "imageUrl": None,
             "category": self.ROOT, "couponCode": None, "validUntil": None, "isDemo": True,
-            "network": "manual", "externalId": None, "trackingUrl": None, "countries": [], "priority": 0,
+            "network": "manual", "externalId": None, "trackingUrl": None, "countries": [],
+            "allCountries": False, "priority": 0,
             "enabled": True, "validFrom": None, "createdAt": doc["createdAt"], "updatedAt": doc["createdAt"],
             "overrides": []})
         # null optional fields and an explicit null trackingUrl are accepted for a demonstration

@@ -24,6 +24,8 @@ counters. Failure modes (each page number counts from 1 within the network's pul
   slow_on_page: {"page": N, "seconds": s}   that page answers after s seconds
   fail_on_page: {"page": N, "status": 500}  that page answers with that status
   max_tokens: n             after n tokens, POST /token/ answers 400 error_code 6
+  prerender_admitad: limit  render every Admitad page of that size now (make bench), so pulls
+                            are not slowed by the stand-in's own JSON rendering
 Data: admitad_count, awin_count, awin_not_joined, generation (with
 advance_generation_each_pull, every pull of a network after its first moves on a generation:
 from generation 1 on, coupon 1 / promotion 1 are gone and the title of the second changes).
@@ -75,6 +77,7 @@ class State:
         self.requests = []
         self.expired_pages_done = set()
         self.pulls = {}
+        self.pages = {}  # (generation, count, offset, limit) -> a rendered Admitad page
 
 
 STATE = State()
@@ -137,6 +140,32 @@ def awin_promotion(i, gen, joined=True):
     if voucher:
         p["voucher"] = {"code": "VOUCHER%d" % i, "exclusive": False, "attributable": True}
     return p
+
+
+def admitad_page(gen, count, offset, limit):
+    """One page of coupons as JSON bytes (pre-rendered ones, see prerender_admitad, are reused)."""
+    key = (gen, count, offset, limit)
+    with STATE.lock:
+        raw = STATE.pages.get(key)
+    if raw is not None:
+        return raw
+    # A range, not a list: a page of a 100,000-coupon set costs only its own coupons.
+    ids = range(2 if gen else 1, count + 1)
+    results = [admitad_coupon(i, gen) for i in ids[offset:offset + limit]]
+    doc = {"results": results, "_meta": {"count": len(ids), "limit": limit, "offset": offset}}
+    return json.dumps(doc, ensure_ascii=False).encode()
+
+
+def prerender_admitad(limit):
+    """Renders every Admitad page of the current data set ahead (make bench: the sync is then
+    timed without the stand-in's own rendering, which a real network does on its side)."""
+    s = STATE.settings
+    gen, count = s["generation"], s["admitad_count"]
+    total = count - (1 if gen else 0)
+    for offset in range(0, total, limit):
+        raw = admitad_page(gen, count, offset, limit)
+        with STATE.lock:
+            STATE.pages[(gen, count, offset, limit)] = raw
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -217,10 +246,13 @@ class Handler(BaseHTTPRequestHandler):
         u = urlsplit(self.path)
         if u.path == "/__control":
             doc = json.loads(body or b"{}")
+            prerender = doc.pop("prerender_admitad", None)
             with STATE.lock:
                 if doc.pop("reset", False):
                     STATE.reset()
                 STATE.settings.update(doc)
+            if prerender:
+                prerender_admitad(int(prerender))
             self.record(body)
             return self.answer(200, {"ok": True})
         self.record(body)
@@ -293,12 +325,7 @@ class Handler(BaseHTTPRequestHandler):
                                      "error_description": "Token expired"})
         if website_id != s["admitad_website_id"]:
             return self.answer(404, {"error": "not_found", "error_code": 3})
-        gen = s["generation"]
-        ids = [i for i in range(1, s["admitad_count"] + 1) if not (gen and i == 1)]
-        results = [admitad_coupon(i, gen) for i in ids[offset:offset + limit]]
-        doc = {"results": results, "_meta": {"count": len(ids), "limit": limit,
-                                             "offset": offset}}
-        raw = json.dumps(doc, ensure_ascii=False).encode()
+        raw = admitad_page(s["generation"], s["admitad_count"], offset, limit)
         if self.page_failure(page, raw):
             return
         self.answer(200, raw=raw)

@@ -640,3 +640,15 @@ TEST(CatalogSettings, BuilderReportsSettingProblems) {
 }
 
 }  // namespace
+
+// An imported offer for "every selected country" (Awin regions.all) is in each selected country
+// of the snapshot and nowhere else; its own list is ignored.
+TEST(CatalogSnapshotBuilder, AllCountriesMeansEverySelectedCountry) {
+  auto everywhere = offer_row(120, 11, 5, "GB");
+  everywhere.all_countries = true;
+  const auto s = build(sample_base(), {everywhere, offer_row(121, 11, 1, "FR")});
+  EXPECT_EQ(candidate_ids(*s, "books", "DE"), (std::vector<std::uint64_t>{120}));
+  EXPECT_EQ(candidate_ids(*s, "books", "US"), (std::vector<std::uint64_t>{120}));
+  EXPECT_EQ(candidate_ids(*s, "books", "FR"), (std::vector<std::uint64_t>{120, 121}));
+  EXPECT_FALSE(s->country_index("GB").has_value());  // not selected: not in the snapshot
+}

@@ -49,6 +49,10 @@ class UnusedNetwork : public db::NetworkStore {
   }
   bool delete_credentials(const std::string&) override { unused_store("network"); }
   std::optional<db::SyncRunRow> last_sync(const std::string&) override { unused_store("network"); }
+  std::optional<db::SyncRunRow> find_sync(std::uint64_t) override { unused_store("network"); }
+  db::SyncRunPage list_syncs(const std::optional<std::string>&, int, std::uint64_t) override {
+    unused_store("network");
+  }
   db::NetworkCategoryPage list_categories(const std::optional<std::string>&, int,
                                           std::uint64_t) override {
     unused_store("network");

@@ -39,7 +39,8 @@ export async function render(view, ctx) {
   const priority = input({ type: 'number', min: -1000, max: 1000, step: 1, value: String(offer.priority) });
   const from = input({ type: 'datetime-local', step: 1, value: toLocalInput(offer.validFrom) });
   const until = input({ type: 'datetime-local', step: 1, value: toLocalInput(offer.validUntil) });
-  const cat = select(categories.map((c) => [c.path, `${c.path} — ${c.name}`]), offer.category);
+  // An imported offer whose network category is not mapped has none (not served until mapped).
+  const cat = select([...(offer.category === null ? [['', '— not mapped —']] : []), ...categories.map((c) => [c.path, `${c.path} — ${c.name}`])], offer.category ?? '');
   const countries = input({ value: offer.countries.join(' ') });
   add(form.el, 
     form.field('enabled', 'Enabled', enabled),
@@ -47,7 +48,7 @@ export async function render(view, ctx) {
     form.field('validFrom', 'Valid from (UTC)', from, 'Empty: no start.'),
     form.field('validUntil', 'Valid until (UTC)', until, 'Empty: no end.'),
     form.field('category', 'Category', cat),
-    form.field('countries', 'Countries', countries, 'Two-letter codes separated by spaces, e.g. DE FR AT.'),
+    form.field('countries', 'Countries', countries, offer.allCountries ? 'Every selected country (from the network). Codes entered here replace that, e.g. DE FR AT.' : 'Two-letter codes separated by spaces, e.g. DE FR AT.'),
     h('div', { class: 'actions' }, submit('Save changes')), form.status);
   form.onSubmit(async () => {
     // Only what changed is sent: on imported offers every field sent becomes an override.
@@ -56,7 +57,7 @@ export async function render(view, ctx) {
     if (priority.value.trim() !== String(offer.priority)) patch.priority = priority.value.trim() === '' ? '' : Number(priority.value);
     if (from.value !== toLocalInput(offer.validFrom)) patch.validFrom = fromLocalInput(from.value);
     if (until.value !== toLocalInput(offer.validUntil)) patch.validUntil = fromLocalInput(until.value);
-    if (cat.value !== offer.category) patch.category = cat.value;
+    if (cat.value && cat.value !== offer.category) patch.category = cat.value;
     const cs = parseCountries(countries.value);
     if ([...new Set(cs)].sort().join(' ') !== offer.countries.join(' ')) patch.countries = cs;
     if (Object.keys(patch).length === 0) { form.say('info', 'Nothing changed.'); return; }

@@ -54,11 +54,11 @@ export async function render(view, ctx) {
     return h('tr', { dataset: { offerId: o.id } },
       h('td', {}, o.id),
       h('td', {}, h('a', { href: '#/offer' + query({ id: o.id, back }), class: 'offer-title' }, o.title), o.isDemo ? h('span', { class: 'tag' }, 'demo') : null, o.merchant ? h('div', { class: 'sub' }, o.merchant) : null),
-      h('td', {}, o.category),
+      h('td', {}, o.category ?? 'not mapped'),
       h('td', {}, o.network, o.overrides.length ? h('div', { class: 'sub' }, 'overrides: ' + o.overrides.join(', ')) : null),
       h('td', { class: 'num' }, String(o.priority)),
       h('td', {}, o.validFrom || o.validUntil ? `${fmtDate(o.validFrom)} → ${fmtDate(o.validUntil)}` : 'always'),
-      h('td', {}, o.countries.length > 6 ? `${o.countries.slice(0, 6).join(' ')} +${o.countries.length - 6}` : o.countries.join(' ') || '—'),
+      h('td', {}, o.allCountries ? 'all selected' : o.countries.length > 6 ? `${o.countries.slice(0, 6).join(' ')} +${o.countries.length - 6}` : o.countries.join(' ') || '—'),
       h('td', {}, toggle, status));
   });
   add(view, 
