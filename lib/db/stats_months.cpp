@@ -71,6 +71,7 @@ void clear_month(MysqlSession& s, std::int64_t month) {
   tx.commit();
 }
 
+// Every dim named, so the primary key (dim, day, item) finds the day's rows without a scan.
 void add_day(MysqlSession& s, std::int64_t month, std::int64_t day) {
   const std::string m = util::format_date(month);
   const std::string d = util::format_date(day);
@@ -78,7 +79,8 @@ void add_day(MysqlSession& s, std::int64_t month, std::int64_t day) {
   auto& rows = s.prepared(
       "INSERT INTO stats_monthly (dim, month, item, impressions, clicks, ignored_impressions, "
       "ignored_clicks) SELECT dim, ?, item, impressions, clicks, ignored_impressions, "
-      "ignored_clicks FROM stats_daily WHERE day = ? ON DUPLICATE KEY UPDATE "
+      "ignored_clicks FROM stats_daily WHERE dim IN ('offer', 'placement', 'country') AND "
+      "day = ? ON DUPLICATE KEY UPDATE "
       "stats_monthly.impressions = stats_monthly.impressions + VALUES(impressions), "
       "stats_monthly.clicks = stats_monthly.clicks + VALUES(clicks), "
       "stats_monthly.ignored_impressions = stats_monthly.ignored_impressions + "
