@@ -40,6 +40,7 @@ TEST(SnapshotHolder, ReadersSeeWholeSnapshotsInOrderWhileOneThreadSwaps) {
   std::atomic<bool> done{false};
   std::atomic<int> broken{0};
   std::vector<std::thread> readers;
+  readers.reserve(3);
   for (int r = 0; r < 3; ++r) {
     readers.emplace_back([&] {
       std::uint64_t last = 0;
