@@ -4,16 +4,22 @@ SHELL := /bin/bash
 
 CXX      ?= g++
 SANITIZE ?=
+COMMA    := ,
 PORT     ?= 8080
 VAR_DIR  ?= $(CURDIR)/var
 export PORT VAR_DIR
 
+# Each sanitizer set has its own build dir (objects of one must never link with another's):
+# address,undefined -> build/san, thread -> build/san-thread, any other set -> build/san-<set>.
 ifeq ($(strip $(SANITIZE)),)
   BUILD := build
   SANFLAGS :=
-else
+else ifeq ($(strip $(SANITIZE)),address$(COMMA)undefined)
   BUILD := build/san
   SANFLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else
+  BUILD := build/san-$(subst $(COMMA),-,$(strip $(SANITIZE)))
+  SANFLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
 endif
 export BUILD
 
@@ -30,7 +36,7 @@ UNIT_SRCS := $(shell find tests/unit -name '*.cpp' | sort)
 UNIT_OBJS := $(UNIT_SRCS:%.cpp=$(BUILD)/obj/%.o)
 DEPS_OK   := $(BUILD)/.deps-ok
 
-.PHONY: all deps node-deps run start stop test unit e2e bench bench-handler lint format clean
+.PHONY: all deps node-deps run start stop test unit e2e bench bench-handler lint format clean fuzz fuzz-build
 all: $(BUILD)/placard.fcgi $(BUILD)/placardctl
 
 # Debian packages: scripts/deps.sh installs only what is missing (as root) or explains and fails.
@@ -80,7 +86,7 @@ $(BUILD)/network_probe: $(BUILD)/obj/tests/network_probe/network_probe.o $(BUILD
 	$(CXX) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 # Every suite: unit (GoogleTest), end-to-end behind lighttpd and Apache; ends with "N passed, M failed".
-test: all $(BUILD)/unit_tests $(BUILD)/network_probe $(NODE_OK)
+test: all $(BUILD)/unit_tests $(BUILD)/network_probe $(NODE_OK) fuzz-build
 	@bash scripts/run-tests.sh
 
 bench: all
@@ -94,13 +100,47 @@ BENCH_VAR_DIR ?= build/bench/var
 bench-handler: $(BUILD)/bench-query-handler
 	$(BUILD)/bench-query-handler $(BENCH_VAR_DIR)/placard.conf build/bench/data/query-mix.txt
 
+# --- fuzzing: libFuzzer targets (tests/fuzz/fuzz_*.cpp), clang, ASan + UBSan -------------------
+# The library is compiled again with clang and coverage into its own dir, never mixed with the
+# gcc objects. `make fuzz` runs every target FUZZ_SECONDS (default 600) on a working copy of its
+# seed corpus under build/fuzz/ and prints a table; `make test` runs them 20 s each.
+FUZZ_BUILD    := build/fuzz
+FUZZ_CXX      ?= clang++
+FUZZ_SECONDS  ?= 600
+FUZZ_SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer \
+                 -fsanitize-ignorelist=tests/fuzz/ubsan-ignorelist.txt
+# -Wno-ambiguous-reversed-operator: RapidJSON's member iterators declare != in a way C++20's
+# rewritten comparisons make clang (not gcc) warn about at every `it != end` in our code.
+FUZZ_CXXFLAGS := -O1 -g -std=c++20 -Wall -Wextra -Werror -Wno-ambiguous-reversed-operator -pthread \
+                 -MMD -MP -I. $(FUZZ_SANFLAGS)
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.cpp=$(FUZZ_BUILD)/obj/%.o)
+FUZZ_SRCS     := $(sort $(wildcard tests/fuzz/fuzz_*.cpp))
+FUZZ_TARGETS  := $(FUZZ_SRCS:tests/fuzz/%.cpp=$(FUZZ_BUILD)/%)
+
+$(FUZZ_BUILD)/obj/%.o: %.cpp tests/fuzz/ubsan-ignorelist.txt | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FUZZ_BUILD)/libplacard.a: $(FUZZ_LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/tests/fuzz/fuzz_%.o $(FUZZ_BUILD)/libplacard.a
+	$(FUZZ_CXX) -fsanitize=fuzzer $(FUZZ_SANFLAGS) -pthread -o $@ $^ $(LIBS)
+
+fuzz-build: $(FUZZ_TARGETS)
+.SECONDARY: $(FUZZ_SRCS:%.cpp=$(FUZZ_BUILD)/obj/%.o)
+
+fuzz: fuzz-build
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz.sh
+
 lint:
 	@bash scripts/lint.sh
 
 format:
-	clang-format -i $$(find lib fcgi-app placardctl tests/unit bench/micro -name '*.cpp' -o -name '*.h')
+	clang-format -i $$(find lib fcgi-app placardctl tests/unit tests/fuzz tests/fakes bench/micro -name '*.cpp' -o -name '*.h')
 
 clean:
 	rm -rf build
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(FUZZ_BUILD)/obj -name '*.d' 2>/dev/null)

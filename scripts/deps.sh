@@ -11,6 +11,8 @@ readonly PACKAGES=(
   lighttpd apache2 libapache2-mod-fcgid
   wrk curl python3
   clang-format clang-tidy
+  # make fuzz: clang and its runtimes (libFuzzer, ASan, UBSan; a Recommends of clang, so named).
+  clang libclang-rt-dev
   # The admin page's browser tests: node and npm (lock file installs by make), Debian's Chromium.
   # Debian's npm only when no npm is there: NodeSource's nodejs brings its own and conflicts.
   nodejs chromium

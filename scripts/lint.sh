@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # clang-format (no changes needed) and clang-tidy (no warnings) over the C++ sources.
-# Usage: scripts/lint.sh [files...]   (default: every .cpp/.h under lib/, fcgi-app/, placardctl/, tests/unit/, bench/micro/)
+# Usage: scripts/lint.sh [files...]   (default: every .cpp/.h under lib/, fcgi-app/, placardctl/, tests/unit/, tests/fuzz/, tests/fakes/, bench/micro/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ $# -gt 0 ]; then
   files=("$@")
 else
-  mapfile -t files < <(find lib fcgi-app placardctl tests/unit bench/micro -name '*.cpp' -o -name '*.h' | sort)
+  mapfile -t files < <(find lib fcgi-app placardctl tests/unit tests/fuzz tests/fakes bench/micro -name '*.cpp' -o -name '*.h' | sort)
 fi
 
 status=0

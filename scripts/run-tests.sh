@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What `make test` runs (make exports BUILD: build or build/san). Every suite runs even when an
 # earlier one failed: unit tests (GoogleTest), end-to-end behind lighttpd, then Apache, the worker's
-# mod_fcgid and CGI modes, the admin page in headless Chromium behind each, then lint.
+# mod_fcgid and CGI modes, the admin page in headless Chromium behind each, the fuzz targets
+# (20 s each), then lint.
 # The very last line printed is "N passed, M failed" (all suites); exit status 1 if M > 0.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +17,9 @@ if [[ "$(basename "$BUILD")" == san* ]]; then
   # worker's logs for reports after each stack and fails the run when it finds one.
   export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=1:print_stacktrace=1:detect_leaks=1}"
   export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
+  # SANITIZE=thread (build/san-thread): a race report fails the unit tests (exit code 66) and,
+  # scanned from the worker's logs, the e2e run. tests/tsan.supp: uninstrumented libraries only.
+  export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=0:exitcode=66:second_deadlock_stack=1:suppressions=$PWD/tests/tsan.supp}"
 fi
 
 names=()
@@ -105,6 +109,15 @@ for server in lighttpd apache; do
   read -r bp bf < <(summary_counts "$summary" "$rc")
   record "browser-$server" "$bp" "$bf"
 done
+
+# --- fuzzing, short: every libFuzzer target 20 s (scripts/fuzz.sh; `make fuzz` runs them longer) --
+summary="$RESULTS/fuzz.json"
+rm -f "$summary"
+echo "==== fuzz targets, ${FUZZ_TEST_SECONDS:-20} s each (build/fuzz, clang, ASan + UBSan)"
+FUZZ_SECONDS="${FUZZ_TEST_SECONDS:-20}" timeout -k 30 900 bash scripts/fuzz.sh --summary "$summary"
+rc=$?
+read -r zp zf < <(summary_counts "$summary" "$rc")
+record "fuzz" "$zp" "$zf"
 
 # --- lint: clang-format and clang-tidy clean (one check) -----------------------------------
 echo "==== lint (clang-format, clang-tidy)"

@@ -22,6 +22,8 @@ Params decode_params(std::string_view query, const std::vector<std::string_view>
     const auto eq = pair.find('=');
     const auto key = http::percent_decode(pair.substr(0, eq), true);
     if (!key) throw http::invalid_field("query", "A query parameter's name is badly encoded");
+    // "=x": no name to put in the error's field (found by fuzzing: the answer named no field).
+    if (key->empty()) throw http::invalid_field("query", "A query parameter has no name");
     if (std::find(allowed.begin(), allowed.end(), *key) == allowed.end()) {
       throw http::invalid_field(*key, "Unknown query parameter " + *key);
     }

@@ -120,8 +120,10 @@ class Stack:
         # found even when the web server swallows the worker's standard error.
         if "san" in os.path.basename(self.build.rstrip("/")) or os.environ.get("ASAN_OPTIONS"):
             logdir = os.path.join(self.var, "log")
+            tsan = "suppressions=%s" % os.path.join(ROOT, "tests", "tsan.supp")
             for name, opts in (("ASAN_OPTIONS", "halt_on_error=1:print_stacktrace=1"),
-                               ("UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1")):
+                               ("UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1"),
+                               ("TSAN_OPTIONS", tsan)):
                 cur = env.get(name) or opts
                 if "log_path=" not in cur:
                     cur += ":log_path=%s/%s" % (logdir, name.split("_")[0].lower())

@@ -87,6 +87,20 @@ TEST(JsonSafeParse, InvalidUtf8BytesRejected) {
   EXPECT_FALSE(accepted("{\"\xff\":1}"));                  // in a key
 }
 
+// Found by fuzzing (tests/fuzz/fuzz_json_body.cpp): the stream RapidJSON was given skipped a
+// byte-order mark, and on a lone 0xEF it swallowed the byte unchecked: "\xEF9" parsed as 9 and
+// "\xEF{}" as an empty object. The bytes before the value are JSON whitespace or nothing.
+TEST(JsonSafeParse, ByteBeforeTheValueIsNotSkipped) {
+  EXPECT_FALSE(
+      accepted("\xef"
+               "9"));
+  EXPECT_FALSE(accepted("\xef{}"));
+  EXPECT_FALSE(accepted("\xef\xbb{}"));
+  EXPECT_FALSE(accepted("\xef\xbb\xbf{}"));  // a byte-order mark is not JSON text either
+  EXPECT_FALSE(placard::json::nesting_depth("\xef[]", 16).has_value());
+  EXPECT_TRUE(accepted(" \t\r\n{} "));
+}
+
 TEST(JsonSafeParse, ValidUtf8Accepted) {
   const auto doc = parsed("{\"a\":\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"}");
   ASSERT_NE(doc, nullptr);
@@ -236,6 +250,11 @@ TEST(JsonBody, InvalidJsonIs400) {
   expect_invalid_json("");
   expect_invalid_json("{\"a\":1}x");
   expect_invalid_json("{\"a\":NaN}");
+}
+
+TEST(JsonBody, ByteOrderMarkOrStrayByteIs400) {
+  expect_invalid_json("\xef{\"a\":1}");
+  expect_invalid_json("\xef\xbb\xbf{\"a\":1}");
 }
 
 TEST(JsonBody, InvalidUtf8Is400) {

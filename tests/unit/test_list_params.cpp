@@ -111,6 +111,19 @@ TEST(AdminListParams, BadlyEncodedParameterIsNamed) {
   EXPECT_EQ(refusal("%zz=1"), "400 invalid_field query");
 }
 
+// Found by fuzzing (tests/fuzz/fuzz_cookies_query.cpp): a parameter without a name ("=x",
+// "%3D" decoded is not empty) was refused with an empty field, so the answer named nothing.
+TEST(AdminListParams, NamelessParameterNamesTheQuery) {
+  EXPECT_EQ(refusal("=l/"), "400 invalid_field query");
+  EXPECT_EQ(refusal("status=a&="), "400 invalid_field query");
+  try {
+    parse_query_params(with_query("=x"), {"from"});
+    FAIL() << "no error";
+  } catch (const ApiError& e) {
+    EXPECT_EQ(e.field(), "query");
+  }
+}
+
 TEST(AdminQueryParams, OnlyTheAllowedOnes) {
   const auto p = parse_query_params(with_query("from=2026-01-01&to=2026-01-31"), {"from", "to"});
   EXPECT_EQ(p.at("from"), "2026-01-01");

@@ -1,6 +1,5 @@
 #include <gtest/gtest.h>
 
-#include <deque>
 #include <string>
 #include <vector>
 
@@ -10,6 +9,7 @@
 #include "lib/network/normalize.h"
 #include "lib/network/pacing.h"
 #include "lib/util/time_format.h"
+#include "tests/fakes/network_fakes.h"
 
 namespace {
 
@@ -159,33 +159,8 @@ TEST(Normalize, ImagesTimesCountries) {
 
 // --- the adapters against a scripted fake
 
-class FakeClock : public Clock {
- public:
-  std::chrono::steady_clock::time_point now() override { return t; }
-  void sleep_for(milliseconds d) override {
-    slept.push_back(d);
-    t += d;
-  }
-  std::chrono::steady_clock::time_point t{std::chrono::hours(1)};
-  std::vector<milliseconds> slept;
-};
-
-class FakeHttp : public HttpClient {
- public:
-  HttpResponse send(const HttpRequest& r) override {
-    sent.push_back(r);
-    if (answers.empty()) throw HttpError(HttpError::Kind::connection, "nothing scripted");
-    auto a = answers.front();
-    answers.pop_front();
-    if (a.status < 0) throw HttpError(HttpError::Kind::timeout, "127.0.0.1 did not answer in time");
-    return a;
-  }
-  void add(int status, std::string body, std::optional<long> retry = std::nullopt) {
-    answers.push_back({status, std::move(body), retry});
-  }
-  std::deque<HttpResponse> answers;
-  std::vector<HttpRequest> sent;
-};
+using FakeClock = placard::network::fakes::FakeClock;
+using FakeHttp = placard::network::fakes::ScriptedHttp;
 
 std::string header(const HttpRequest& r, const std::string& name) {
   for (const auto& [n, v] : r.headers) {
