@@ -47,6 +47,7 @@
 #include "lib/db/mysql_stats_store.h"
 #include "lib/db/retention.h"
 #include "lib/db/rollup_step.h"
+#include "lib/process/supervisor.h"
 #include "lib/util/time_format.h"
 
 namespace {
@@ -57,17 +58,20 @@ struct Options {
   std::string config_path;
   std::string listen;
   int threads = 0;
+  int processes = 0;  // 0: this process serves; N: a supervisor of N worker processes
   bool bench_echo = false;
 };
 
 void usage(std::FILE* out) {
   std::fputs(
       "usage: placard.fcgi [--config PATH] [--listen unix:PATH|127.0.0.1:PORT] [--threads N]\n"
-      "                    [--bench-echo]\n"
+      "                    [--processes N] [--bench-echo]\n"
       "  --config PATH   server config (default: $PLACARD_CONFIG or /etc/placard/placard.conf)\n"
       "  --listen ADDR   where to accept FastCGI connections (default: the config's `listen`,\n"
       "                  or $PLACARD_LISTEN; none: the socket on fd 0, or plain CGI)\n"
       "  --threads N     request threads (default: the config's `threads`, or $PLACARD_THREADS)\n"
+      "  --processes N   N worker processes (1..64) on the one listening socket, each with its\n"
+      "                  threads, under this process, which starts a new one when one dies\n"
       "  --bench-echo    answer every request with a fixed 1 KiB JSON body (benchmark baseline)\n",
       out);
 }
@@ -86,6 +90,11 @@ std::optional<Options> parse_args(int argc, char** argv) {
       o.listen = value();
     } else if (a == "--threads") {
       o.threads = std::stoi(value());
+    } else if (a == "--processes") {
+      o.processes = std::stoi(value());
+      if (o.processes < 1 || o.processes > 64) {
+        throw std::invalid_argument("--processes must be 1..64");
+      }
     } else if (a == "--bench-echo") {
       o.bench_echo = true;
     } else if (a == "--help" || a == "-h") {
@@ -243,6 +252,9 @@ class SignalWatcher {
   std::thread thread_;
 };
 
+int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::KeyRing& keys,
+              const std::string& listen, int threads, int listen_fd);
+
 int run(const Options& opt) {
   std::signal(SIGPIPE, SIG_IGN);
   // A snapshot's large arrays come from mmap, so each rebuild gives the old one back to the
@@ -277,7 +289,27 @@ int run(const Options& opt) {
   const int threads = opt.threads > 0
                           ? opt.threads
                           : std::stoi(env_or("PLACARD_THREADS", std::to_string(cfg.threads)));
+  if (opt.processes == 0) return serve_api(cfg, log, keys, listen, threads, -1);
 
+  // Supervisor: the socket is opened here, once, and outlives every worker process.
+  if (listen.empty()) throw std::runtime_error("--processes needs a listen address");
+  const int fd = open_listen_socket(listen, cfg.socket_mode);
+  log.info("placard.fcgi supervising " + std::to_string(opt.processes) + " worker processes on " +
+           listen);
+  process::SupervisorOptions supervisor;
+  supervisor.processes = opt.processes;
+  const int status = process::supervise(
+      supervisor, [&] { return serve_api(cfg, log, keys, listen, threads, fd); },
+      [&](const std::string& msg) { log.info(msg); });
+  if (listen.rfind("unix:", 0) == 0) ::unlink(listen.substr(5).c_str());
+  log.info("placard.fcgi supervisor stopped");
+  return status;
+}
+
+// Serves the API: on listen_fd when given (a worker process of the supervisor), else on the
+// `listen` address, the socket on fd 0 (spawned by the web server) or as plain CGI.
+int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::KeyRing& keys,
+              const std::string& listen, int threads, int listen_fd) {
   db::init_driver();
   catalog::SnapshotHolder holder;
   db::MysqlSession catalog_session(db::runtime_params(cfg));
@@ -299,8 +331,8 @@ int run(const Options& opt) {
   db::EventBatcher batcher(params, 64, insert_flavor(cfg.db.event_insert),
                            [&](const std::string& msg) { log.info(msg); });
   db::StatsCache stats_cache;  // sealed days' sums, shared by the request threads
-  const bool spawned = listen.empty() && !FCGX_IsCGI();
-  if (listen.empty() && !spawned) {
+  const bool spawned = listen_fd < 0 && listen.empty() && !FCGX_IsCGI();
+  if (listen_fd < 0 && listen.empty() && !spawned) {
     if (std::getenv("GATEWAY_INTERFACE") == nullptr) {  // NOLINT(concurrency-mt-unsafe)
       std::fputs(
           "placard.fcgi: nothing to listen on: set `listen` in the config, or start it "
@@ -312,7 +344,9 @@ int run(const Options& opt) {
     return fcgi::serve_cgi(handler, log);
   }
 
-  const int fd = spawned ? 0 : open_listen_socket(listen, cfg.socket_mode);
+  const int fd = listen_fd >= 0 ? listen_fd
+                 : spawned      ? 0
+                                : open_listen_socket(listen, cfg.socket_mode);
   log.info("placard.fcgi serving on " + (spawned ? std::string("fd 0") : listen) + " with " +
            std::to_string(threads) + " threads");
   // Counts recorded events into the statistics rollups every second (one worker at a time).
@@ -349,7 +383,9 @@ int run(const Options& opt) {
   refresher.stop();
   refresh_thread.join();
   retention.reset();
-  if (!spawned && listen.rfind("unix:", 0) == 0) ::unlink(listen.substr(5).c_str());
+  if (listen_fd < 0 && !spawned && listen.rfind("unix:", 0) == 0) {
+    ::unlink(listen.substr(5).c_str());
+  }
   log.info("placard.fcgi stopped");
   return 0;
 }
