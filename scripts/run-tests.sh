@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What `make test` runs (make exports BUILD: build or build/san). Every suite runs even when an
 # earlier one failed: unit tests (GoogleTest), end-to-end behind lighttpd, then Apache, the worker's
-# mod_fcgid and CGI modes, the admin page in headless Chromium, then lint.
+# mod_fcgid and CGI modes, the admin page in headless Chromium, short chaos and soak runs, then lint.
 # The very last line printed is "N passed, M failed" (all suites); exit status 1 if M > 0.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -118,6 +118,26 @@ timeout -k 30 900 node tests/browser/run.mjs --build "$BUILD" --summary "$summar
 rc=$?
 read -r bp bf < <(summary_counts "$summary" "$rc")
 record "browser" "$bp" "$bf"
+
+# --- resilience, short: make chaos (MariaDB and a worker process killed under load, lighttpd
+# and Apache) and make soak for 40 s; every check of their tables counts (tests/resilience/) ------
+summary="$RESULTS/chaos.json"
+rm -f "$summary"
+echo "==== chaos, short (tests/resilience/chaos.py --short)"
+timeout -k 30 300 python3 tests/resilience/chaos.py --short --build "$BUILD" --summary "$summary" \
+  --out "$RESULTS/chaos"
+rc=$?
+read -r cp cf < <(summary_counts "$summary" "$rc")
+record "chaos" "$cp" "$cf"
+
+summary="$RESULTS/soak.json"
+rm -f "$summary"
+echo "==== soak, short (tests/resilience/soak.py --seconds 40)"
+timeout -k 30 300 python3 tests/resilience/soak.py --seconds 40 --build "$BUILD" --summary "$summary" \
+  --out "$RESULTS/soak"
+rc=$?
+read -r sp sf < <(summary_counts "$summary" "$rc")
+record "soak" "$sp" "$sf"
 
 # --- lint: clang-format and clang-tidy clean (one check) -----------------------------------
 echo "==== lint (clang-format, clang-tidy)"
