@@ -119,25 +119,25 @@ rc=$?
 read -r bp bf < <(summary_counts "$summary" "$rc")
 record "browser" "$bp" "$bf"
 
+# run_suite NAME SECONDS COMMAND...: a suite whose COMMAND (given --summary FILE) writes
+# {"passed": N, "failed": M}; its counts are recorded under NAME.
+run_suite() {
+  local name="$1" seconds="$2" rc sp sf
+  shift 2
+  local file="$RESULTS/$name.json"
+  rm -f "$file"
+  timeout -k 30 "$seconds" "$@" --summary "$file"
+  rc=$?
+  read -r sp sf < <(summary_counts "$file" "$rc")
+  record "$name" "$sp" "$sf"
+}
+
 # --- resilience, short: make chaos (MariaDB and a worker process killed under load, lighttpd
 # and Apache) and make soak for 40 s; every check of their tables counts (tests/resilience/) ------
-summary="$RESULTS/chaos.json"
-rm -f "$summary"
 echo "==== chaos, short (tests/resilience/chaos.py --short)"
-timeout -k 30 300 python3 tests/resilience/chaos.py --short --build "$BUILD" --summary "$summary" \
-  --out "$RESULTS/chaos"
-rc=$?
-read -r cp cf < <(summary_counts "$summary" "$rc")
-record "chaos" "$cp" "$cf"
-
-summary="$RESULTS/soak.json"
-rm -f "$summary"
+run_suite chaos 300 python3 tests/resilience/chaos.py --short --build "$BUILD" --out "$RESULTS/chaos"
 echo "==== soak, short (tests/resilience/soak.py --seconds 40)"
-timeout -k 30 300 python3 tests/resilience/soak.py --seconds 40 --build "$BUILD" --summary "$summary" \
-  --out "$RESULTS/soak"
-rc=$?
-read -r sp sf < <(summary_counts "$summary" "$rc")
-record "soak" "$sp" "$sf"
+run_suite soak 300 python3 tests/resilience/soak.py --seconds 40 --build "$BUILD" --out "$RESULTS/soak"
 
 # --- lint: clang-format and clang-tidy clean (one check) -----------------------------------
 echo "==== lint (clang-format, clang-tidy)"

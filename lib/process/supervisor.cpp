@@ -120,8 +120,9 @@ int supervise(const SupervisorOptions& options, const std::function<int()>& chil
   sigset_t caller_mask;
   pthread_sigmask(SIG_BLOCK, &watched, &caller_mask);
   Children children(child_main, report, caller_mask);
-  std::vector<Clock::time_point> restarts;  // when to start a replacement
-  for (int i = 0; i < options.processes; ++i) restarts.push_back(Clock::now());
+  // When to start a process: all of them now, later each replacement.
+  std::vector<Clock::time_point> restarts(static_cast<std::size_t>(options.processes),
+                                          Clock::now());
   bool stopping = false;
   Clock::time_point kill_at{};
   for (;;) {
