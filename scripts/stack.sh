@@ -786,7 +786,7 @@ print_banner() {
   local db_tcp=" and $DB_TCP"
   [[ "$DB_TCP" != off ]] || db_tcp=" only"
   local workers="$THREADS worker threads"
-  ((WORKERS == 0)) || workers="$WORKERS worker processes of $THREADS threads, supervised"
+  ((WORKERS == 0)) || workers="supervised worker processes: $WORKERS x $THREADS threads"
   [[ "$SERVER" != apache-fcgid ]] || workers="workers spawned by mod_fcgid, one thread each"
   cat <<EOF
 
