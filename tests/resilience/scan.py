@@ -40,6 +40,16 @@ from admin_client import AdminClient, admin_password  # noqa: E402
 # could rewrite whole tables through an UPDATE: not worth it, our writes are single-row by id).
 LEVEL, RISK = 3, 2
 SHORT_LEVEL, SHORT_RISK = 1, 1
+# wapiti 3.0.4's http_headers module asks for two headers that do not apply; its findings about
+# them are shown in the table but are not failures (docs/hardening.md):
+ACCEPTED = {
+    # The browsers' XSS auditor it switches on is gone (and could be abused to remove scripts);
+    # current advice is not to send it, or to send 0. The admin page's CSP is the protection.
+    "X-XSS-Protection is not set": "deprecated header",
+    # HSTS is only honoured over HTTPS; the private stack serves plain HTTP on 127.0.0.1, and a
+    # deployment sets it where TLS ends.
+    "Strict-Transport-Security is not set": "plain HTTP on 127.0.0.1",
+}
 WAPITI_MODULES = ("blindsql,sql,exec,file,xss,permanentxss,redirect,crlf,methods,htaccess,"
                   "shellshock,backup,cookieflags,csp,http_headers")
 
@@ -102,6 +112,8 @@ def run_sqlmap(stack, name, method, url, data, admin, cookie, p):
            "--level", str(level), "--risk", str(risk), "--output-dir", out_dir,
            "--flush-session", "--disable-coloring", "--timeout", "10", "--retries", "1",
            "--time-sec", "2", "--answers", "follow=N,keep testing=Y"]
+    if name == "admin-sign-in":  # a wrong password answers 401, and 429 once the client is throttled
+        cmd += ["--ignore-code", "401,429"]
     headers = ["Accept: application/json"]
     if data is not None:
         cmd += ["--data", data]
@@ -123,7 +135,7 @@ def run_sqlmap(stack, name, method, url, data, admin, cookie, p):
     found = "identified the following injection point" in text
     points = re.findall(r"^Parameter: (.+)$", text, re.M)
     tested = len(re.findall(r"testing '", text))
-    broken = proc.returncode != 0 and not found
+    broken = (proc.returncode != 0 or tested == 0) and not found  # 0 tests: sqlmap gave up
     return {"name": name, "level": level, "risk": risk, "seconds": round(time.monotonic() - t0, 1),
             "found": found,
             "points": points, "payload_tests": tested, "rc": proc.returncode, "broken": broken,
@@ -142,7 +154,7 @@ def run_wapiti(stack, cookie, p):
     cmd = ["wapiti", "-u", base + "/", "--scope", "domain", "-m", WAPITI_MODULES, "--no-bugreport",
            "-f", "json", "-o", report, "--flush-session", "-v", "1", "-t", "10",
            "--store-session", os.path.join(p.out, "wapiti-session"),
-           "--max-scan-time", str(p.wapiti_seconds), "-x", base + "/admin/api/v1/session",
+           "--max-scan-time", str(p.wapiti_seconds),
            "-H", "Cookie: " + cookie, "-H", "Origin: " + base, "-H", "X-Service-Mark: admin"]
     for s in starts:
         cmd += ["-s", base + s]
@@ -157,15 +169,19 @@ def run_wapiti(stack, cookie, p):
             doc = json.load(f)
     except (OSError, ValueError) as e:
         return {"broken": "no report (%s); rc %d: %s" % (e, proc.returncode, text[-600:])}
-    findings = {}
+    findings, accepted = {}, []
     for section in ("vulnerabilities", "anomalies"):
         for category, items in (doc.get(section) or {}).items():
-            if items:
-                findings["%s: %s" % (section, category)] = [
-                    "%s %s %s" % (i.get("method"), i.get("path"), i.get("parameter") or i.get("info", ""))
-                    for i in items]
-    return {"seconds": round(time.monotonic() - t0, 1), "findings": findings,
-            "urls": len((doc.get("infos") or {}).get("crawled_pages", []) or []), "rc": proc.returncode}
+            for i in items:
+                info = i.get("info", "")
+                if info in ACCEPTED:
+                    accepted.append("%s (%s)" % (info, ACCEPTED[info]))
+                    continue
+                findings.setdefault("%s: %s" % (section, category), []).append(
+                    "%s %s %s" % (i.get("method"), i.get("path"), i.get("parameter") or info))
+    urls = re.search(r"Wapiti found (\d+) URLs", text)
+    return {"seconds": round(time.monotonic() - t0, 1), "findings": findings, "accepted": accepted,
+            "urls": int(urls.group(1)) if urls else 0, "rc": proc.returncode}
 
 
 def main():
@@ -221,8 +237,13 @@ def main():
             if "broken" in w:
                 checks.add("wapiti", "scan ran", False, w["broken"])
             else:
-                checks.add("wapiti", "no vulnerabilities or anomalies", not w["findings"],
-                           "%s in %.0f s" % (w["findings"] or "none", w["seconds"]))
+                checks.add("wapiti", "no vulnerabilities or anomalies", not w["findings"] and w["urls"],
+                           "%s; %d URLs and forms in %.0f s; not counted: %s"
+                           % (w["findings"] or "none", w["urls"], w["seconds"],
+                              "; ".join(w["accepted"]) or "nothing"))
+                st, _, _ = admin.get("/settings")
+                checks.add("wapiti", "session still signed in after the scan", st == 200,
+                           "GET /settings %d" % st)
         figures["admin_password_file"] = bool(admin_password(stack))
     except Exception as e:  # noqa: BLE001 - a broken run is a failed check, with the reason
         checks.add("scan", "run completed", False, "%s: %s" % (type(e).__name__, e))
