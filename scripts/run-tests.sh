@@ -133,11 +133,11 @@ run_suite() {
 }
 
 # --- resilience, short: make chaos (MariaDB and a worker process killed under load, lighttpd
-# and Apache) and make soak for 40 s; every check of their tables counts (tests/resilience/) ------
+# and Apache) and make soak for 30 s; every check of their tables counts (tests/resilience/) ------
 echo "==== chaos, short (tests/resilience/chaos.py --short)"
 run_suite chaos 300 python3 tests/resilience/chaos.py --short --build "$BUILD" --out "$RESULTS/chaos"
-echo "==== soak, short (tests/resilience/soak.py --seconds 40)"
-run_suite soak 300 python3 tests/resilience/soak.py --seconds 40 --build "$BUILD" --out "$RESULTS/soak"
+echo "==== soak, short (tests/resilience/soak.py --seconds 30 --probe 3)"
+run_suite soak 300 python3 tests/resilience/soak.py --seconds 30 --probe 3 --build "$BUILD" --out "$RESULTS/soak"
 
 # --- lint: clang-format and clang-tidy clean (one check) -----------------------------------
 echo "==== lint (clang-format, clang-tidy)"

@@ -224,7 +224,7 @@ def main():
     p = ap.parse_args()
     p.servers = p.server or ["lighttpd", "apache"]
     if p.short:
-        p.warm, p.down, p.after, p.worker_kills = 1.5, 3.0, 3.0, 1
+        p.warm, p.down, p.after, p.worker_kills = 1.0, 3.0, 2.5, 1
     else:
         p.warm, p.down, p.after, p.worker_kills = 3.0, 10.0, 6.0, 3
     C.H.with_timeout_handler()
