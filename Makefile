@@ -134,6 +134,22 @@ fuzz-build: $(FUZZ_TARGETS)
 fuzz: fuzz-build
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz.sh
 
+# Faults, load and scanners against a private stack on 127.0.0.1 (tests/resilience/,
+# docs/hardening.md); each prints a pass/fail table and keeps its figures under build/.
+.PHONY: chaos soak scan
+chaos: all
+	@timeout -k 30 1200 python3 tests/resilience/chaos.py --build $(BUILD) --summary build/chaos/summary.json
+
+SOAK_SECONDS ?= 600
+soak: all
+	@timeout -k 30 $$(($(SOAK_SECONDS) + 600)) python3 tests/resilience/soak.py --build $(BUILD) \
+	  --seconds $(SOAK_SECONDS) --summary build/soak/summary.json
+
+# sqlmap and wapiti are installed here (scripts/deps.sh --scan), not for make test.
+scan: all
+	@bash scripts/deps.sh --scan
+	@timeout -k 30 5400 python3 tests/resilience/scan.py --build $(BUILD) --summary build/scan/summary.json
+
 lint:
 	@bash scripts/lint.sh
 

@@ -51,6 +51,7 @@
 #include "lib/db/rollup_step.h"
 #include "lib/db/sync_runner.h"
 #include "lib/network/sync_job.h"
+#include "lib/process/supervisor.h"
 #include "lib/util/time_format.h"
 
 namespace {
@@ -62,18 +63,21 @@ struct Options {
   std::string listen;
   int threads = 0;
   std::string socket_group;
+  int processes = 0;  // 0: this process serves; N: a supervisor of N worker processes
   bool bench_echo = false;
 };
 
 void usage(std::FILE* out) {
   std::fputs(
       "usage: placard.fcgi [--config PATH] [--listen unix:PATH|127.0.0.1:PORT] [--threads N]\n"
-      "                    [--socket-group GROUP] [--bench-echo]\n"
+      "                    [--socket-group GROUP] [--processes N] [--bench-echo]\n"
       "  --config PATH   server config (default: $PLACARD_CONFIG or /etc/placard/placard.conf)\n"
       "  --listen ADDR   where to accept FastCGI connections (default: the config's `listen`,\n"
       "                  or $PLACARD_LISTEN; none: the socket on fd 0, or plain CGI)\n"
       "  --threads N     request threads (default: the config's `threads`, or $PLACARD_THREADS)\n"
       "  --socket-group G  group of the unix socket (default: the config's `socket_group`)\n"
+      "  --processes N   N worker processes (1..64) on the one listening socket, each with its\n"
+      "                  threads, under this process, which starts a new one when one dies\n"
       "  --bench-echo    answer every request with a fixed 1 KiB JSON body (benchmark baseline)\n",
       out);
 }
@@ -94,6 +98,11 @@ std::optional<Options> parse_args(int argc, char** argv) {
       o.threads = std::stoi(value());
     } else if (a == "--socket-group") {
       o.socket_group = value();
+    } else if (a == "--processes") {
+      o.processes = std::stoi(value());
+      if (o.processes < 1 || o.processes > 64) {
+        throw std::invalid_argument("--processes must be 1..64");
+      }
     } else if (a == "--bench-echo") {
       o.bench_echo = true;
     } else if (a == "--help" || a == "-h") {
@@ -259,6 +268,10 @@ class SignalWatcher {
   std::thread thread_;
 };
 
+int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::KeyRing& keys,
+              const std::string& listen, const std::string& socket_group, int threads,
+              int listen_fd);
+
 int run(const Options& opt) {
   std::signal(SIGPIPE, SIG_IGN);
   // A snapshot's large arrays come from mmap, so each rebuild gives the old one back to the
@@ -300,7 +313,29 @@ int run(const Options& opt) {
   const int threads = opt.threads > 0
                           ? opt.threads
                           : std::stoi(env_or("PLACARD_THREADS", std::to_string(cfg.threads)));
+  const std::string socket_group = !opt.socket_group.empty() ? opt.socket_group : cfg.socket_group;
+  if (opt.processes == 0) return serve_api(cfg, log, keys, listen, socket_group, threads, -1);
 
+  // Supervisor: the socket is opened here, once, and outlives every worker process.
+  if (listen.empty()) throw std::runtime_error("--processes needs a listen address");
+  const int fd = fcgi::open_listen_socket(listen, cfg.socket_mode, socket_group);
+  log.info("placard.fcgi supervising " + std::to_string(opt.processes) + " worker processes on " +
+           listen);
+  process::SupervisorOptions supervisor;
+  supervisor.processes = opt.processes;
+  const int status = process::supervise(
+      supervisor, [&] { return serve_api(cfg, log, keys, listen, socket_group, threads, fd); },
+      [&](const std::string& msg) { log.info(msg); });
+  if (listen.rfind("unix:", 0) == 0) ::unlink(listen.substr(5).c_str());
+  log.info("placard.fcgi supervisor stopped");
+  return status;
+}
+
+// Serves the API: on listen_fd when given (a worker process of the supervisor), else on the
+// `listen` address, the socket on fd 0 (spawned by the web server) or as plain CGI.
+int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::KeyRing& keys,
+              const std::string& listen, const std::string& socket_group, int threads,
+              int listen_fd) {
   db::init_driver();
   catalog::SnapshotHolder holder;
   db::MysqlSession catalog_session(db::runtime_params(cfg));
@@ -328,8 +363,8 @@ int run(const Options& opt) {
   db::EventBatcher batcher(params, 64, insert_flavor(cfg.db.event_insert),
                            [&](const std::string& msg) { log.info(msg); });
   db::StatsCache stats_cache;  // sealed days' sums, shared by the request threads
-  const bool spawned = listen.empty() && !FCGX_IsCGI();
-  if (listen.empty() && !spawned) {
+  const bool spawned = listen_fd < 0 && listen.empty() && !FCGX_IsCGI();
+  if (listen_fd < 0 && listen.empty() && !spawned) {
     if (std::getenv("GATEWAY_INTERFACE") == nullptr) {  // NOLINT(concurrency-mt-unsafe)
       std::fputs(
           "placard.fcgi: nothing to listen on: set `listen` in the config, or start it "
@@ -344,10 +379,9 @@ int run(const Options& opt) {
     return fcgi::serve_cgi(handler, log);
   }
 
-  const int fd = spawned ? 0
-                         : fcgi::open_listen_socket(
-                               listen, cfg.socket_mode,
-                               !opt.socket_group.empty() ? opt.socket_group : cfg.socket_group);
+  const int fd = listen_fd >= 0 ? listen_fd
+                 : spawned      ? 0
+                                : fcgi::open_listen_socket(listen, cfg.socket_mode, socket_group);
   log.info("placard.fcgi serving on " + (spawned ? std::string("fd 0") : listen) + " with " +
            std::to_string(threads) + " threads");
   // Counts recorded events into the statistics rollups every second (one worker at a time).
@@ -399,7 +433,9 @@ int run(const Options& opt) {
   refresher.stop();
   refresh_thread.join();
   retention.reset();
-  if (!spawned && listen.rfind("unix:", 0) == 0) ::unlink(listen.substr(5).c_str());
+  if (listen_fd < 0 && !spawned && listen.rfind("unix:", 0) == 0) {
+    ::unlink(listen.substr(5).c_str());
+  }
   log.info("placard.fcgi stopped");
   return 0;
 }

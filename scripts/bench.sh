@@ -98,8 +98,10 @@ WORKER_PID="$VAR/run/placard.pid"
 PLACARD_LOG="$VAR/log/placard.log"
 MYCNF="$VAR/my.cnf"
 
+# WORKERS=0: one worker process, no supervisor, so that the pid file names the process whose
+# CPU time and memory the report shows (the stack's default is one supervised process).
 stack() {
-  env -u PLACARD_LISTEN -u PLACARD_THREADS -u PLACARD_CONFIG \
+  env -u PLACARD_LISTEN -u PLACARD_THREADS -u PLACARD_CONFIG WORKERS=0 \
     VAR_DIR="$VAR" PORT="$PORT" DB_PORT="$DB_PORT" SERVER="$SERVER" THREADS="$THREADS" \
     BUILD="$BUILD_DIR" DEMO_DATA=0 BENCH_ECHO_SOCKET="$ECHO_SOCK" \
     bash "$REPO/scripts/stack.sh" "$@"

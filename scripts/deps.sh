@@ -2,6 +2,8 @@
 # Installs the Debian packages Placard needs to build, test and run its private stack.
 # Runs on every build: silent and quick when everything is present. Installs only what is
 # missing (as root), or, when not root, says what is missing and how to install it, and fails.
+#   scripts/deps.sh          what make, make test and the stack need
+#   scripts/deps.sh --scan   the scanners of `make scan` only (sqlmap, wapiti)
 set -euo pipefail
 
 readonly PACKAGES=(
@@ -18,18 +20,21 @@ readonly PACKAGES=(
   nodejs chromium
   $(command -v npm >/dev/null 2>&1 || echo npm)
 )
+# Only for `make scan` (scripts/deps.sh --scan): make test does not need them.
+readonly SCAN_PACKAGES=(sqlmap wapiti)
+WANTED=("${PACKAGES[@]}")
 readonly POLICY_RC_D=/usr/sbin/policy-rc.d
 
 log() { printf 'deps: %s\n' "$*" >&2; }
 
-# Prints, one per line, the packages of PACKAGES that are not fully installed ("ii").
+# Prints, one per line, the packages of WANTED that are not fully installed ("ii").
 missing_packages() {
   local installed
   # One dpkg-query call for all; unknown packages only produce a message on stderr.
-  installed="$(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' "${PACKAGES[@]}" 2>/dev/null \
+  installed="$(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' "${WANTED[@]}" 2>/dev/null \
     | awk '$2 == "ii" { print $1 }' || true)"
   local pkg
-  for pkg in "${PACKAGES[@]}"; do
+  for pkg in "${WANTED[@]}"; do
     if ! grep -qxF -- "$pkg" <<<"$installed"; then
       printf '%s\n' "$pkg"
     fi
@@ -59,6 +64,7 @@ block_service_starts() {
 }
 
 main() {
+  if [[ "${1:-}" == --scan ]]; then WANTED=("${SCAN_PACKAGES[@]}"); fi
   local missing
   mapfile -t missing < <(missing_packages)
   if [[ "${#missing[@]}" -eq 0 ]]; then

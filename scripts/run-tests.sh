@@ -2,7 +2,7 @@
 # What `make test` runs (make exports BUILD: build or build/san). Every suite runs even when an
 # earlier one failed: unit tests (GoogleTest), end-to-end behind lighttpd, then Apache, the worker's
 # mod_fcgid and CGI modes, the admin page in headless Chromium behind each, the fuzz targets
-# (20 s each), then lint.
+# (20 s each), short chaos and soak runs, then lint.
 # The very last line printed is "N passed, M failed" (all suites); exit status 1 if M > 0.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -118,6 +118,26 @@ FUZZ_SECONDS="${FUZZ_TEST_SECONDS:-20}" timeout -k 30 900 bash scripts/fuzz.sh -
 rc=$?
 read -r zp zf < <(summary_counts "$summary" "$rc")
 record "fuzz" "$zp" "$zf"
+
+# run_suite NAME SECONDS COMMAND...: a suite whose COMMAND (given --summary FILE) writes
+# {"passed": N, "failed": M}; its counts are recorded under NAME.
+run_suite() {
+  local name="$1" seconds="$2" rc sp sf
+  shift 2
+  local file="$RESULTS/$name.json"
+  rm -f "$file"
+  timeout -k 30 "$seconds" "$@" --summary "$file"
+  rc=$?
+  read -r sp sf < <(summary_counts "$file" "$rc")
+  record "$name" "$sp" "$sf"
+}
+
+# --- resilience, short: make chaos (MariaDB and a worker process killed under load, lighttpd
+# and Apache) and make soak for 30 s; every check of their tables counts (tests/resilience/) ------
+echo "==== chaos, short (tests/resilience/chaos.py --short)"
+run_suite chaos 300 python3 tests/resilience/chaos.py --short --build "$BUILD" --out "$RESULTS/chaos"
+echo "==== soak, short (tests/resilience/soak.py --seconds 30 --probe 3)"
+run_suite soak 300 python3 tests/resilience/soak.py --seconds 30 --probe 3 --build "$BUILD" --out "$RESULTS/soak"
 
 # --- lint: clang-format and clang-tidy clean (one check) -----------------------------------
 echo "==== lint (clang-format, clang-tidy)"

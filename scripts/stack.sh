@@ -11,7 +11,8 @@
 #
 # Environment: VAR_DIR (default <repo>/var), PORT (8080), SERVER (lighttpd | apache |
 # apache-fcgid), BUILD (<repo>/build), DB_PORT (PORT+20000, or PORT-20000 above 65535),
-# THREADS (8), DEMO_DATA (1; 0 = no demo data on first use).
+# THREADS (8), WORKERS (1: worker processes under placard.fcgi's supervisor, which replaces
+# one that dies; 0 = one process, no supervisor), DEMO_DATA (1; 0 = no demo data on first use).
 set -Eeuo pipefail
 umask 022
 
@@ -56,7 +57,7 @@ fail() {
 }
 
 usage() {
-  sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 # ---- Settings ------------------------------------------------------------------------------
@@ -91,6 +92,15 @@ resolve_settings() {
     exit 1
   fi
   THREADS=$((10#$THREADS))
+
+  # One by default: every request sees the same snapshot, as the e2e tests expect (with more,
+  # each process picks up a catalog change on its own poll); make chaos and make soak run 2.
+  WORKERS="${WORKERS:-1}"
+  if ! is_uint "$WORKERS" || ((10#$WORKERS > 64)); then
+    printf 'stack: error: WORKERS must be 0..64, not %q\n' "$WORKERS" >&2
+    exit 1
+  fi
+  WORKERS=$((10#$WORKERS))
 
   SERVER="${SERVER:-lighttpd}"
   case "$SERVER" in
@@ -597,8 +607,12 @@ worker_start() {
   if [[ -e "$WORKER_SOCK" || -L "$WORKER_SOCK" ]]; then rm -f -- "$WORKER_SOCK"; fi
   printf '==== %s stack.sh: starting %s\n' "$(date -u +%FT%TZ)" "$FCGI" >>"$LOG/placard.out"
   # The socket: the worker's user and the web server's group, mode 0660 (socket_mode).
+  # WORKERS > 0: the pid file names the supervisor; it keeps the socket and replaces a worker
+  # process that dies (make chaos kills them).
+  local processes=()
+  if ((WORKERS > 0)); then processes=(--processes "$WORKERS"); fi
   launch "$LOG/placard.out" env -u PLACARD_LISTEN -u PLACARD_THREADS -u PLACARD_CONFIG \
-    "$FCGI" --config "$CONF" --threads "$THREADS" --socket-group "$(web_group)"
+    "$FCGI" --config "$CONF" --threads "$THREADS" --socket-group "$(web_group)" "${processes[@]}"
   local pid="$LAUNCHED_PID"
   WORKER_LAUNCH_PID="$pid"
   echo "$pid" >"$WORKER_PID"
@@ -770,8 +784,8 @@ apache_fcgid_prepare() {
 # ---- Commands ------------------------------------------------------------------------------
 
 write_stack_env() {
-  printf 'SERVER=%s\nPORT=%s\nDB_PORT=%s\nDB_TCP=%s\nTHREADS=%s\n' \
-    "$SERVER" "$PORT" "$DB_PORT" "$DB_TCP" "$THREADS" >"$STACK_ENV"
+  printf 'SERVER=%s\nPORT=%s\nDB_PORT=%s\nDB_TCP=%s\nTHREADS=%s\nWORKERS=%s\n' \
+    "$SERVER" "$PORT" "$DB_PORT" "$DB_TCP" "$THREADS" "$WORKERS" >"$STACK_ENV"
 }
 
 # read_stack_env KEY: a value recorded by the last start.
@@ -800,6 +814,7 @@ print_banner() {
   local db_tcp=" and $DB_TCP"
   [[ "$DB_TCP" != off ]] || db_tcp=" only"
   local workers="$THREADS worker threads"
+  ((WORKERS == 0)) || workers="supervised worker processes: $WORKERS x $THREADS threads"
   [[ "$SERVER" != apache-fcgid ]] || workers="workers spawned by mod_fcgid, one thread each"
   cat <<EOF
 
