@@ -42,6 +42,19 @@ except Exception:
 print(p, f if (f or sys.argv[2] == "0") else 1)' "$1" "$2"
 }
 
+# run_suite NAME SECONDS COMMAND...: a suite whose COMMAND (given --summary FILE) writes
+# {"passed": N, "failed": M}; its counts are recorded under NAME.
+run_suite() {
+  local name="$1" seconds="$2" rc sp sf
+  shift 2
+  local file="$RESULTS/$name.json"
+  rm -f "$file"
+  timeout -k 30 "$seconds" "$@" --summary "$file"
+  rc=$?
+  read -r sp sf < <(summary_counts "$file" "$rc")
+  record "$name" "$sp" "$sf"
+}
+
 # --- unit tests ---------------------------------------------------------------------------
 unit_json="$RESULTS/unit.json"
 rm -f "$unit_json"
@@ -81,56 +94,23 @@ record "unit" "$up" "$uf"
 
 # --- end-to-end, one run per web server ---------------------------------------------------
 for server in lighttpd apache; do
-  summary="$RESULTS/e2e-$server.json"
-  rm -f "$summary"
   echo "==== end-to-end tests behind $server"
-  timeout -k 30 1300 python3 tests/e2e/run.py --server "$server" --build "$BUILD" --summary "$summary"
-  rc=$?
-  read -r ep ef < <(summary_counts "$summary" "$rc")
-  record "e2e-$server" "$ep" "$ef"
+  run_suite "e2e-$server" 1300 python3 tests/e2e/run.py --server "$server" --build "$BUILD"
 done
 
 # --- end-to-end: the worker spawned by mod_fcgid (socket on fd 0) and as plain CGI ----------
-summary="$RESULTS/e2e-modes.json"
-rm -f "$summary"
 echo "==== end-to-end tests of the worker's other modes (mod_fcgid, CGI)"
-timeout -k 30 300 python3 tests/e2e/test_worker_modes.py --build "$BUILD" --summary "$summary"
-rc=$?
-read -r mp mf < <(summary_counts "$summary" "$rc")
-record "e2e-modes" "$mp" "$mf"
+run_suite e2e-modes 300 python3 tests/e2e/test_worker_modes.py --build "$BUILD"
 
 # --- the admin page in headless Chromium, behind each web server (tests/browser/run.mjs) ------
 for server in lighttpd apache; do
-  summary="$RESULTS/browser-$server.json"
-  rm -f "$summary"
   echo "==== browser tests of the admin page (Chromium, $server)"
-  timeout -k 30 900 node tests/browser/run.mjs --build "$BUILD" --server "$server" --summary "$summary"
-  rc=$?
-  read -r bp bf < <(summary_counts "$summary" "$rc")
-  record "browser-$server" "$bp" "$bf"
+  run_suite "browser-$server" 900 node tests/browser/run.mjs --build "$BUILD" --server "$server"
 done
 
 # --- fuzzing, short: every libFuzzer target 20 s (scripts/fuzz.sh; `make fuzz` runs them longer) --
-summary="$RESULTS/fuzz.json"
-rm -f "$summary"
 echo "==== fuzz targets, ${FUZZ_TEST_SECONDS:-20} s each (build/fuzz, clang, ASan + UBSan)"
-FUZZ_SECONDS="${FUZZ_TEST_SECONDS:-20}" timeout -k 30 900 bash scripts/fuzz.sh --summary "$summary"
-rc=$?
-read -r zp zf < <(summary_counts "$summary" "$rc")
-record "fuzz" "$zp" "$zf"
-
-# run_suite NAME SECONDS COMMAND...: a suite whose COMMAND (given --summary FILE) writes
-# {"passed": N, "failed": M}; its counts are recorded under NAME.
-run_suite() {
-  local name="$1" seconds="$2" rc sp sf
-  shift 2
-  local file="$RESULTS/$name.json"
-  rm -f "$file"
-  timeout -k 30 "$seconds" "$@" --summary "$file"
-  rc=$?
-  read -r sp sf < <(summary_counts "$file" "$rc")
-  record "$name" "$sp" "$sf"
-}
+FUZZ_SECONDS="${FUZZ_TEST_SECONDS:-20}" run_suite fuzz 900 bash scripts/fuzz.sh
 
 # --- resilience, short: make chaos (MariaDB and a worker process killed under load, lighttpd
 # and Apache) and make soak for 30 s; every check of their tables counts (tests/resilience/) ------
