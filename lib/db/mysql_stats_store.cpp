@@ -74,8 +74,8 @@ std::vector<StatsRow> MysqlStatsStore::read(StatsGroup group, std::int64_t from_
   if (!parts.days.empty()) {
     if (!parts.months.empty()) sql += " UNION ALL ";
     sql +=
-        "SELECT item, impressions, clicks, ignored_impressions, ignored_clicks FROM stats_daily "
-        "WHERE dim = ? AND (";
+        "SELECT item, impressions AS i, clicks AS c, ignored_impressions AS ii, ignored_clicks AS "
+        "ic FROM stats_daily WHERE dim = ? AND (";
     for (std::size_t k = 0; k < parts.days.size(); ++k) {
       sql += k == 0 ? "day BETWEEN ? AND ?" : " OR day BETWEEN ? AND ?";
     }

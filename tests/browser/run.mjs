@@ -8,6 +8,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { Stack, REPO } from './stack.mjs';
 import { fixtureSql, XSS, XSS_EMAIL, PLACEMENT } from './fixtures.mjs';
+import { StandIn } from './standin.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, def) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : def; };
@@ -47,6 +48,7 @@ async function waitUntil(fn, what, timeout = 8000) {
 
 // ---- the stack and the browser ---------------------------------------------------------------
 const stack = new Stack();
+const standin = new StandIn();
 let browser;
 let context;
 let page;
@@ -363,12 +365,65 @@ test('network: credential forms never show a stored secret', async () => {
   const html = await page.content();
   assert(!html.includes(secret), 'the secret is nowhere on the page');
   eq(await page.locator('section', { has: page.getByRole('heading', { name: 'Awin' }) }).getByLabel('API token').inputValue(), '', 'the secret field is empty');
-  const syncs = await apiGet('/network/syncs');
-  if (syncs.status === 404) {
-    eq(await page.getByRole('button', { name: /^Sync / }).count(), 0, 'no sync button without the sync API');
-    assert((await mainText()).includes('Syncing from the admin page is not available on this server yet'), 'says why');
-  }
+  eq((await apiGet('/network/syncs')).status, 200, 'the server has the sync API');
+  assert(await page.getByRole('button', { name: 'Sync Awin now' }).isEnabled(), 'credentials set: the sync button can be pressed');
   await rerender(() => page.locator('section', { has: page.getByRole('heading', { name: 'Awin' }) }).getByRole('button', { name: 'Remove credentials' }).click());
+  assert(await page.getByRole('button', { name: 'Sync Awin now' }).isDisabled(), 'no credentials: the sync button cannot be pressed');
+});
+
+test('a sync against the stand-in network: live progress reaches the end, the run succeeds and is in the history', async () => {
+  const creds = { clientId: 'browser-client', clientSecret: 'browser-secret-' + Date.now(), websiteId: '4242' };
+  // 10 coupons, 2 a page (network.page_size): 5 pages, each answered after 0.8 s.
+  await standin.control({ reset: true, admitad_client_id: creds.clientId, admitad_client_secret: creds.clientSecret, admitad_website_id: creds.websiteId, admitad_count: 10, page_delay: 0.8 });
+  await go('#/network');
+  const card = () => page.locator('section', { has: page.getByRole('heading', { name: 'Admitad' }) });
+  assert(await card().getByRole('button', { name: 'Sync Admitad now' }).isDisabled(), 'no credentials: no sync');
+  await card().getByLabel('Client id').fill(creds.clientId);
+  await card().getByLabel('Client secret').fill(creds.clientSecret);
+  await card().getByLabel('Website id').fill(creds.websiteId);
+  await rerender(() => card().getByRole('button', { name: 'Save credentials' }).click());
+  assert(/Credentials set on \d{4}-\d\d-\d\d/.test(await page.locator('.cred-state[data-network="admitad"]').innerText()), 'set on <date>');
+
+  // Every state the page shows, recorded by the page as it changes.
+  const line = page.locator('.sync-state[data-network="admitad"]');
+  await line.evaluate((el) => {
+    window.syncSeen = [];
+    new MutationObserver(() => {
+      const s = { status: el.dataset.status, done: Number(el.dataset.pagesDone), total: el.dataset.pagesTotal === '' ? null : Number(el.dataset.pagesTotal), text: el.textContent };
+      const prev = window.syncSeen[window.syncSeen.length - 1];
+      if (!prev || prev.text !== s.text) window.syncSeen.push(s);
+    }).observe(el, { attributes: true, childList: true, characterData: true, subtree: true });
+  });
+  const button = card().getByRole('button', { name: 'Sync Admitad now' });
+  await button.click();
+  await waitUntil(async () => (await button.isEnabled()) && ['succeeded', 'failed'].includes(await line.getAttribute('data-status')), 'the sync to end', 60000);
+  const seen = await page.evaluate(() => window.syncSeen);
+  const runId = await line.getAttribute('data-run');
+  const run = (await apiGet('/network/sync/' + runId)).body;
+  eq([run.network, run.status, run.error, run.pagesDone, run.pagesTotal], ['admitad', 'succeeded', null, 5, 5], 'the run, as the server has it');
+  assert(run.created > 0, 'offers were created');
+  eq(run.disabled, 1, 'the fixture offer the network no longer sends (ext-1003) was disabled');
+
+  eq(seen[0].status, 'running', 'the first state shown is running');
+  const running = seen.filter((x) => x.status === 'running');
+  assert(running.some((x) => x.total === 5 && x.done > 0 && x.done < 5), `progress shown part way: ${JSON.stringify(seen)}`);
+  for (let i = 1; i < running.length; i += 1) assert(running[i].done >= running[i - 1].done, `progress never goes back: ${JSON.stringify(seen)}`);
+  for (const x of running) eq(x.text, `Running: page ${x.done} of ${x.total ?? '?'}.`, 'the running sentence');
+  const end = seen[seen.length - 1];
+  eq([end.status, end.done, end.total], ['succeeded', 5, 5], 'the last state: all pages done');
+  eq(end.text, `Succeeded: page 5 of 5; created ${run.created}, updated ${run.updated}, disabled ${run.disabled}, skipped ${run.skipped}.`, 'the counts shown');
+  const bar = card().getByRole('progressbar', { name: 'Admitad sync progress' });
+  eq(await bar.evaluate((b) => [b.value, b.max]), [5, 5], 'the progress bar is full');
+  assert((await card().innerText()).includes('Last sync: succeeded, '), 'the card says the last sync succeeded');
+
+  const row = page.locator(`.sync-history tr[data-run="${runId}"]`);
+  await row.waitFor();
+  const cells = await row.locator('td').allInnerTexts();
+  eq([cells[0], cells[1], ...cells.slice(4)], ['Admitad', 'succeeded', '5 / 5', String(run.created), String(run.updated), String(run.disabled), String(run.skipped), '—'], 'the run in the history');
+  assert(cells[2].startsWith(run.startedAt.slice(0, 10)) && cells[3].startsWith(run.finishedAt.slice(0, 10)), 'started and finished times');
+  eq(await page.locator('.sync-history tbody tr').first().getAttribute('data-run'), runId, 'newest first');
+  assert(!(await page.content()).includes(creds.clientSecret), 'the secret is nowhere on the page');
+  eq((await apiGet('/offers/1003')).body.enabled, false, 'the stored catalog changed: offer 1003 is disabled');
 });
 
 test('settings: a refused value is shown next to its field and nothing changes', async () => {
@@ -517,7 +572,9 @@ test('sign out', async () => {
 async function main() {
   let setupError = null;
   try {
-    await stack.start({ build: BUILD, server: SERVER });
+    await standin.start();
+    await stack.start({ build: BUILD, server: SERVER, config: {
+      'network.admitad.api_base': standin.base, 'network.awin.api_base': standin.base, 'network.page_size': 2, 'network.timeout_seconds': 5 } });
     stack.sql(fixtureSql());
     const noSandbox = process.getuid && process.getuid() === 0; // Chromium refuses root without it
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: noSandbox ? ['--no-sandbox'] : [] });
@@ -548,6 +605,7 @@ async function main() {
   }
   if (browser) await browser.close().catch(() => {});
   stack.stop({ keep: KEEP || results.some((r) => r.status === 'failed') });
+  standin.stop();
   if (results.some((r) => r.status === 'failed') && stack.var) console.log(`kept ${stack.var} for the logs`);
   const count = (s) => results.filter((r) => r.status === s).length;
   const summary = { passed: count('passed'), failed: count('failed'), skipped: count('skipped'), tests: results };

@@ -1,7 +1,9 @@
 // A private Placard stack for the browser tests: scripts/stack.sh with a fresh VAR_DIR, a free
-// port, no demo data; fixtures loaded with SQL; stopped at the end.
+// port, no demo data; fixtures loaded with SQL; stopped at the end. `config` ({key: value})
+// replaces those lines of the worker's placard.conf (e.g. network.admitad.api_base), written
+// after the first start (placardctl init writes the file) and read by a restart.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,18 +27,28 @@ async function freePort() {
 }
 
 export class Stack {
-  async start({ build = 'build', server = 'lighttpd' } = {}) {
+  async start({ build = 'build', server = 'lighttpd', config = {} } = {}) {
     this.var = mkdtempSync(path.join(os.tmpdir(), 'placard-browser-'));
     this.port = await freePort();
     this.env = { ...process.env, VAR_DIR: this.var, PORT: String(this.port), DEMO_DATA: '0', SERVER: server, BUILD: path.resolve(REPO, build) };
-    const r = spawnSync('bash', ['scripts/stack.sh', 'start'], { cwd: REPO, env: this.env, encoding: 'utf8', timeout: 240000 });
-    if (r.status !== 0) {
-      throw new Error(`stack.sh start failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+    this.script('start', 240000);
+    const keys = Object.keys(config);
+    if (keys.length) {
+      const conf = path.join(this.var, 'placard.conf');
+      const kept = readFileSync(conf, 'utf8').split('\n').filter((l) => l.trim() && !keys.includes(l.split('=')[0].trim()));
+      writeFileSync(conf, [...kept, ...keys.map((k) => `${k} = ${config[k]}`)].join('\n') + '\n');
+      this.script('stop', 120000);
+      this.script('start', 240000);
     }
     this.base = `http://127.0.0.1:${this.port}`;
     this.adminEmail = 'admin@placard.local';
     this.adminPassword = readFileSync(path.join(this.var, 'admin-password'), 'utf8').trim();
     return this;
+  }
+
+  script(command, timeout) {
+    const r = spawnSync('bash', ['scripts/stack.sh', command], { cwd: REPO, env: this.env, encoding: 'utf8', timeout });
+    if (r.status !== 0) throw new Error(`stack.sh ${command} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
   }
 
   stop({ keep = false } = {}) {

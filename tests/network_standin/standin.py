@@ -22,6 +22,7 @@ counters. Failure modes (each page number counts from 1 within the network's pul
                             or 429 (Awin)
   malformed_on_page: N      that page's body is cut short (not JSON)
   slow_on_page: {"page": N, "seconds": s}   that page answers after s seconds
+  page_delay: s             every page answers after s seconds (progress a person can watch)
   fail_on_page: {"page": N, "status": 500}  that page answers with that status
   max_tokens: n             after n tokens, POST /token/ answers 400 error_code 6
   prerender_admitad: limit  render every Admitad page of that size now (make bench), so pulls
@@ -61,6 +62,7 @@ DEFAULTS = {
     "rate_limit": {},
     "malformed_on_page": None,
     "slow_on_page": None,
+    "page_delay": 0,
     "fail_on_page": None,
 }
 
@@ -212,6 +214,8 @@ class Handler(BaseHTTPRequestHandler):
     def page_failure(self, page, raw_ok):
         """Applies the page failure modes; returns True when an answer was sent."""
         s = STATE.settings
+        if s.get("page_delay"):
+            time.sleep(float(s["page_delay"]))
         slow = s.get("slow_on_page")
         if slow and slow.get("page") == page:
             time.sleep(float(slow.get("seconds", 5)))

@@ -1,6 +1,7 @@
-// Affiliate networks: credentials (never shown back), the category mapping, sync when built.
+// Affiliate networks: credentials (never shown back), the sync with live progress, its history,
+// the category mapping.
 import { api, all, optional, query } from '../api.js';
-import { add, h, note, table, fmtTime } from '../dom.js';
+import { add, clear, h, note, table, fmtTime } from '../dom.js';
 import { Form, input, select, submit, button, pager, describe } from '../forms.js';
 
 const NAMES = { admitad: 'Admitad', awin: 'Awin' };
@@ -17,28 +18,43 @@ export async function render(view, ctx) {
     add(view, note('info', 'Network import is not available on this server.'));
     return;
   }
-  const syncs = await optional('/network/syncs' + query({ limit: 10 }));
+  const history = await historySection();
   const cards = h('div', { class: 'grid two' });
-  for (const n of net.networks) add(cards, networkCard(n, ctx, syncs !== null));
-  add(view, cards);
-
-  const history = h('section', { class: 'card wide', 'aria-labelledby': 'sh-h' }, h('h2', { id: 'sh-h' }, 'Sync history'));
-  if (syncs === null) add(history, note('info', 'Syncing from the admin page is not available on this server yet (placardctl sync is the way until then).'));
-  else if (!syncs.items.length) add(history, note('info', 'No sync has run yet.'));
-  else add(history, table('Sync runs, newest first', ['Network', 'Status', 'Started', 'Finished', 'Pages', 'Created', 'Updated', 'Disabled', 'Skipped', 'Error'],
-    syncs.items.map((r) => h('tr', {}, h('td', {}, NAMES[r.network] || r.network), h('td', {}, r.status), h('td', {}, fmtTime(r.startedAt)), h('td', {}, fmtTime(r.finishedAt)),
-      h('td', {}, `${r.pagesDone ?? 0} / ${r.pagesTotal ?? '?'}`), h('td', { class: 'num' }, String(r.created ?? 0)), h('td', { class: 'num' }, String(r.updated ?? 0)),
-      h('td', { class: 'num' }, String(r.disabled ?? 0)), h('td', { class: 'num' }, String(r.skipped ?? 0)), h('td', {}, r.error || '—')))));
-  add(view, history, await mappingSection(ctx));
+  for (const n of net.networks) add(cards, networkCard(n, ctx, history));
+  add(view, cards, history.el, await mappingSection(ctx));
 }
 
-function networkCard(n, ctx, canSync) {
+// The newest runs, as a table that a finished sync refreshes in place. available: false when the
+// server has no sync API (GET /network/syncs answers 404).
+async function historySection() {
+  const el = h('section', { class: 'card wide', 'aria-labelledby': 'sh-h' }, h('h2', { id: 'sh-h' }, 'Sync history'));
+  const body = h('div', { class: 'sync-history' });
+  add(el, body);
+  const fill = (syncs) => {
+    if (syncs === null) clear(body).append(note('info', 'Syncing from the admin page is not available on this server (placardctl sync is the way).'));
+    else if (!syncs.items.length) clear(body).append(note('info', 'No sync has run yet.'));
+    else clear(body).append(table('Sync runs, newest first', ['Network', 'Status', 'Started', 'Finished', 'Pages', 'Created', 'Updated', 'Disabled', 'Skipped', 'Error'],
+      syncs.items.map((r) => h('tr', { dataset: { run: r.id } }, h('td', {}, NAMES[r.network] || r.network), h('td', {}, r.status), h('td', {}, fmtTime(r.startedAt)), h('td', {}, fmtTime(r.finishedAt)),
+        h('td', {}, `${r.pagesDone ?? 0} / ${r.pagesTotal ?? '?'}`), h('td', { class: 'num' }, String(r.created ?? 0)), h('td', { class: 'num' }, String(r.updated ?? 0)),
+        h('td', { class: 'num' }, String(r.disabled ?? 0)), h('td', { class: 'num' }, String(r.skipped ?? 0)), h('td', {}, r.error || '—')))));
+  };
+  const load = () => optional('/network/syncs' + query({ limit: 10 }));
+  const syncs = await load();
+  fill(syncs);
+  return { el, available: syncs !== null, refresh: async () => fill(await load()) };
+}
+
+function lastSyncText(r) {
+  return r ? `${r.status}, ${fmtTime(r.startedAt)}${r.error ? ' — ' + r.error : ''}` : 'never';
+}
+
+function networkCard(n, ctx, history) {
   const name = NAMES[n.network] || n.network;
   const card = h('section', { class: 'card', 'aria-labelledby': 'nw-' + n.network }, h('h2', { id: 'nw-' + n.network }, name));
   add(card, h('p', { class: 'cred-state', dataset: { network: n.network } },
     n.credentialsSet ? `Credentials set on ${fmtTime(n.credentialsUpdatedAt)}.` : 'No credentials set.'));
-  const r = n.lastSync;
-  add(card, h('p', {}, 'Last sync: ', r ? `${r.status}, ${fmtTime(r.startedAt)}${r.error ? ' — ' + r.error : ''}` : 'never'));
+  const last = h('span', {}, lastSyncText(n.lastSync));
+  add(card, h('p', {}, 'Last sync: ', last));
 
   const form = new Form({ label: `${name} credentials` });
   const inputs = {};
@@ -59,34 +75,69 @@ function networkCard(n, ctx, canSync) {
     ctx.go('network', { saved: n.network });
   });
   add(card, form.el);
-  if (canSync) add(card, syncControl(n, name));
+  if (history.available) add(card, syncControl(n, name, ctx, history, last));
   return card;
 }
 
-function syncControl(n, name) {
+// One sentence for a run: where it is, what it did, or why it failed (the server's words, as text).
+function runSentence(run) {
+  const pages = `page ${run.pagesDone ?? 0} of ${run.pagesTotal ?? '?'}`;
+  if (run.status === 'running') return `Running: ${pages}.`;
+  if (run.status === 'succeeded') {
+    return `Succeeded: ${pages}; created ${run.created ?? 0}, updated ${run.updated ?? 0}, disabled ${run.disabled ?? 0}, skipped ${run.skipped ?? 0}.`;
+  }
+  return `Failed at ${pages}: ${run.error || 'no reason given'}`;
+}
+
+// The sync button and its live progress: POST /network/sync, then GET /network/sync/{id} every
+// second while the run is running (also for a run already running when the screen opens).
+function syncControl(n, name, ctx, history, last) {
   const progress = h('progress', { max: 1, value: 0, 'aria-label': `${name} sync progress`, hidden: true });
-  const line = h('p', { class: 'form-status', role: 'status', 'aria-live': 'polite' });
+  const line = h('p', { class: 'form-status sync-state', role: 'status', 'aria-live': 'polite', dataset: { network: n.network } });
   const start = button(`Sync ${name} now`, { class: 'primary', disabled: !n.credentialsSet });
-  start.addEventListener('click', async () => {
+  const show = (run) => {
+    progress.hidden = false;
+    if (run.pagesTotal) {
+      progress.max = run.pagesTotal;
+      progress.value = Math.min(run.pagesDone || 0, run.pagesTotal);
+    } else {
+      progress.removeAttribute('value'); // not known before the first page: indeterminate
+    }
+    Object.assign(line.dataset, { run: run.id, status: run.status, pagesDone: String(run.pagesDone ?? 0), pagesTotal: run.pagesTotal == null ? '' : String(run.pagesTotal) });
+    line.textContent = runSentence(run);
+    last.textContent = lastSyncText(run);
+  };
+  const follow = async (first) => {
     start.disabled = true;
+    let run = first;
     try {
-      let run = await api('POST', '/network/sync', { network: n.network });
-      progress.hidden = false;
-      for (;;) {
-        progress.max = Math.max(1, run.pagesTotal || 1);
-        progress.value = run.pagesDone || 0;
-        line.textContent = `${run.status}: page ${run.pagesDone ?? 0} of ${run.pagesTotal ?? '?'}; created ${run.created ?? 0}, updated ${run.updated ?? 0}, disabled ${run.disabled ?? 0}, skipped ${run.skipped ?? 0}${run.error ? '. ' + run.error : ''}`;
-        if (run.status !== 'running' || !line.isConnected) break;
+      show(run);
+      while (run.status === 'running') {
         await new Promise((r) => setTimeout(r, 1000));
+        if (ctx.stale() || !line.isConnected) return;
         run = await api('GET', '/network/sync/' + encodeURIComponent(run.id));
+        show(run);
       }
-      if (run.status === 'succeeded') progress.value = progress.max;
+      await history.refresh();
     } catch (e) {
       line.textContent = describe(e);
     } finally {
-      start.disabled = false;
+      start.disabled = !n.credentialsSet;
     }
+  };
+  start.addEventListener('click', async () => {
+    start.disabled = true;
+    let run;
+    try {
+      run = await api('POST', '/network/sync', { network: n.network });
+    } catch (e) {
+      line.textContent = describe(e);
+      start.disabled = false;
+      return;
+    }
+    await follow(run);
   });
+  if (n.lastSync && n.lastSync.status === 'running') follow(n.lastSync);
   return h('div', { class: 'sync' }, start, progress, line);
 }
 
