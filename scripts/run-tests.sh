@@ -132,7 +132,7 @@ total_p=0
 total_f=0
 echo "==== results"
 for i in "${!names[@]}"; do
-  printf '%-14s %5d passed, %d failed\n' "${names[$i]}" "${passed[$i]}" "${failed[$i]}"
+  printf '%-18s %5d passed, %d failed\n' "${names[$i]}" "${passed[$i]}" "${failed[$i]}"
   total_p=$((total_p + passed[i]))
   total_f=$((total_f + failed[i]))
 done
