@@ -71,6 +71,17 @@ void clear_month(MysqlSession& s, std::int64_t month) {
   tx.commit();
 }
 
+// "t.c = t.c + VALUES(c), ..." for the four counters of a rollup table t.
+std::string add_counters(const std::string& table) {
+  std::string out;
+  for (const char* c : {"impressions", "clicks", "ignored_impressions", "ignored_clicks"}) {
+    if (!out.empty()) out += ", ";
+    out.append(table).append(".").append(c).append(" = ").append(table).append(".").append(c);
+    out.append(" + VALUES(").append(c).append(")");
+  }
+  return out;
+}
+
 // Every dim named, so the primary key (dim, day, item) finds the day's rows without a scan.
 void add_day(MysqlSession& s, std::int64_t month, std::int64_t day) {
   const std::string m = util::format_date(month);
@@ -80,12 +91,8 @@ void add_day(MysqlSession& s, std::int64_t month, std::int64_t day) {
       "INSERT INTO stats_monthly (dim, month, item, impressions, clicks, ignored_impressions, "
       "ignored_clicks) SELECT dim, ?, item, impressions, clicks, ignored_impressions, "
       "ignored_clicks FROM stats_daily WHERE dim IN ('offer', 'placement', 'country') AND "
-      "day = ? ON DUPLICATE KEY UPDATE "
-      "stats_monthly.impressions = stats_monthly.impressions + VALUES(impressions), "
-      "stats_monthly.clicks = stats_monthly.clicks + VALUES(clicks), "
-      "stats_monthly.ignored_impressions = stats_monthly.ignored_impressions + "
-      "VALUES(ignored_impressions), "
-      "stats_monthly.ignored_clicks = stats_monthly.ignored_clicks + VALUES(ignored_clicks)");
+      "day = ? ON DUPLICATE KEY UPDATE " +
+      add_counters("stats_monthly"));
   rows.setString(1, m);
   rows.setString(2, d);
   rows.executeUpdate();
@@ -94,13 +101,8 @@ void add_day(MysqlSession& s, std::int64_t month, std::int64_t day) {
       "ignored_clicks) SELECT ?, ?, COALESCE(SUM(impressions), 0), COALESCE(SUM(clicks), 0), "
       "COALESCE(SUM(ignored_impressions), 0), COALESCE(SUM(ignored_clicks), 0) FROM stats_daily "
       "WHERE dim = 'placement' AND day = ? ON DUPLICATE KEY UPDATE "
-      "days_through = VALUES(days_through), "
-      "stats_months.impressions = stats_months.impressions + VALUES(impressions), "
-      "stats_months.clicks = stats_months.clicks + VALUES(clicks), "
-      "stats_months.ignored_impressions = stats_months.ignored_impressions + "
-      "VALUES(ignored_impressions), "
-      "stats_months.ignored_clicks = stats_months.ignored_clicks + VALUES(ignored_clicks), "
-      "built_at = UTC_TIMESTAMP()");
+      "days_through = VALUES(days_through), built_at = UTC_TIMESTAMP(), " +
+      add_counters("stats_months"));
   totals.setString(1, m);
   totals.setString(2, d);
   totals.setString(3, d);
