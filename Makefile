@@ -2,6 +2,12 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
 
+# Build on every core unless the caller chose -j: the gcc and clang trees built serially were a
+# third of `make test`. Output is grouped per target so parallel compiler errors stay readable.
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+  MAKEFLAGS += -j$(shell nproc) --output-sync=target
+endif
+
 CXX      ?= g++
 SANITIZE ?=
 COMMA    := ,
