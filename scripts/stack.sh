@@ -12,7 +12,9 @@
 # Environment: VAR_DIR (default <repo>/var), PORT (8080), SERVER (lighttpd | apache |
 # apache-fcgid), BUILD (<repo>/build), DB_PORT (PORT+20000, or PORT-20000 above 65535),
 # THREADS (8), WORKERS (1: worker processes under placard.fcgi's supervisor, which replaces
-# one that dies; 0 = one process, no supervisor), DEMO_DATA (1; 0 = no demo data on first use).
+# one that dies; 0 = one process, no supervisor), DEMO_DATA (1; 0 = no demo data on first use),
+# TLS (0; 1 = Apache serves HTTPS on PORT with a self-signed certificate for 127.0.0.1 made under
+# VAR_DIR/tls: the HTTPS path of a deployment, e.g. the __Host- session cookie and HSTS).
 set -Eeuo pipefail
 umask 022
 
@@ -107,6 +109,18 @@ resolve_settings() {
     lighttpd | apache | apache-fcgid) ;;
     *) printf 'stack: error: SERVER must be lighttpd, apache or apache-fcgid, not %q\n' "$SERVER" >&2; exit 1 ;;
   esac
+
+  TLS="${TLS:-0}"
+  case "$TLS" in
+    0 | 1) ;;
+    *) printf 'stack: error: TLS must be 0 or 1, not %q\n' "$TLS" >&2; exit 1 ;;
+  esac
+  # lighttpd's TLS module is a package of its own (lighttpd-mod-openssl); Apache has mod_ssl.
+  if [[ "$TLS" == 1 && "$SERVER" == lighttpd ]]; then
+    printf 'stack: error: TLS=1 needs SERVER=apache or apache-fcgid\n' >&2
+    exit 1
+  fi
+  if [[ "$TLS" == 1 ]]; then SCHEME=https; else SCHEME=http; fi
 
   DEMO_DATA="${DEMO_DATA:-1}"
   case "$DEMO_DATA" in
@@ -700,11 +714,32 @@ lighttpd_start() {
   WEB_LOGS=("$LOG/lighttpd-error.log")
 }
 
+# TLS=1: a self-signed certificate for 127.0.0.1 (made once per VAR_DIR; the key is root's,
+# Apache reads it before it drops privileges) and mod_ssl on the one listener.
+tls_config() {
+  [[ "$TLS" == 1 ]] || return 0
+  local dir="$VAR/tls"
+  if [[ ! -s "$dir/cert.pem" || ! -s "$dir/key.pem" ]]; then
+    mkdir -p -- "$dir" && chmod 0700 -- "$dir"
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 \
+      -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+      -keyout "$dir/key.pem" -out "$dir/cert.pem" >>"$SETUP_LOG" 2>&1 ||
+      fail "cannot make the TLS certificate under $dir" "$SETUP_LOG"
+    chmod 0600 -- "$dir/key.pem"
+    chmod 0644 -- "$dir/cert.pem"
+  fi
+  printf '\n# TLS=1 (the stack only): HTTPS on the one listener, a self-signed certificate\n'
+  printf 'LoadModule ssl_module /usr/lib/apache2/modules/mod_ssl.so\n'
+  printf 'SSLEngine on\nSSLProtocol -all +TLSv1.2 +TLSv1.3\n'
+  printf 'SSLCertificateFile "%s"\nSSLCertificateKeyFile "%s"\n' "$dir/cert.pem" "$dir/key.pem"
+}
+
 apache_start() {
   local template="$1" conf="$VAR/apache.conf"
   access_log "$LOG/apache-access.log"
   render "$template" "$conf"
   if [[ "$SERVER" == apache ]]; then bench_echo_config apache >>"$conf"; fi
+  tls_config >>"$conf"
   setup_log_header "apache2 -t"
   apache2 -t -f "$conf" >>"$SETUP_LOG" 2>&1 || fail "Apache rejects $conf" "$SETUP_LOG"
   rm -f -- "$RUN/apache/httpd.pid"
@@ -717,9 +752,11 @@ apache_start() {
   WEB_LOGS=("$LOG/apache-error.log")
 }
 
-# http_status PATH: the HTTP status of GET http://127.0.0.1:PORT/PATH ("000" when no answer).
+# http_status PATH: the HTTP status of GET http(s)://127.0.0.1:PORT/PATH ("000" when no answer).
 http_status() {
-  curl -s -o /dev/null -w '%{http_code}' --max-time 3 "http://127.0.0.1:$PORT$1" 2>/dev/null || true
+  local ca=()
+  [[ "$SCHEME" == http ]] || ca=(--cacert "$VAR/tls/cert.pem")
+  curl -s "${ca[@]}" -o /dev/null -w '%{http_code}' --max-time 3 "$SCHEME://127.0.0.1:$PORT$1" 2>/dev/null || true
 }
 
 # Waits until the static page and the application both answer through the web server.
@@ -732,7 +769,7 @@ wait_web() {
     api="$(http_status /api/v1/config)"
     [[ "$admin" == 200 && "$api" == 200 ]] && return 0
     if ((SECONDS >= deadline)); then
-      fail "no answer from http://127.0.0.1:$PORT within ${WEB_WAIT_SECONDS}s (/admin/ gave $admin, /api/v1/config gave $api)" \
+      fail "no answer from $SCHEME://127.0.0.1:$PORT within ${WEB_WAIT_SECONDS}s (/admin/ gave $admin, /api/v1/config gave $api)" \
         "${WEB_LOGS[@]}" "$LOG/placard.out" "$LOG/placard.log"
     fi
     sleep 0.2
@@ -819,8 +856,8 @@ print_banner() {
   cat <<EOF
 
 Placard is running ($SERVER, $workers, MariaDB on $DB_SOCK$db_tcp)
-  API:      http://127.0.0.1:$PORT/api/v1/config
-  Admin:    http://127.0.0.1:$PORT/admin/
+  API:      $SCHEME://127.0.0.1:$PORT/api/v1/config
+  Admin:    $SCHEME://127.0.0.1:$PORT/admin/
   Sign in:  $signin
   Logs:     $LOG/ ($logs)
 EOF
@@ -846,7 +883,7 @@ refuse_if_running() {
   ((${#pids[@]})) || return 0
   unlock
   if [[ "$MODE" == start && "$(read_stack_env SERVER)" == "$SERVER" && "$(read_stack_env PORT)" == "$PORT" ]]; then
-    say "Placard already runs under $VAR on http://127.0.0.1:$PORT/ ($SERVER); nothing to do"
+    say "Placard already runs under $VAR on $SCHEME://127.0.0.1:$PORT/ ($SERVER); nothing to do"
     exit 0
   fi
   printf 'stack: error: Placard already runs under %s (%s; %s on port %s); stop it first: %s\n' \

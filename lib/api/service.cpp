@@ -114,6 +114,9 @@ http::Response Service::handle(http::Request& request) {
     response.set_header("Cache-Control", "no-store");
   }
   response.set_header("X-Content-Type-Options", "nosniff");
+  // HSTS only where it means something: browsers ignore it over plain HTTP (RFC 6797 8.1), and a
+  // worker behind plain HTTP must not decide for a host it cannot see is served over TLS.
+  if (request.https) response.set_header("Strict-Transport-Security", "max-age=31536000");
   response.set_header("X-Request-Id", request.request_id);
   return response;
 }

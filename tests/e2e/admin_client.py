@@ -29,7 +29,7 @@ def admin_password(stack=None):
 
 
 def own_origin(stack=None):
-    return "http://127.0.0.1:%d" % (stack or H.current()).port
+    return (stack or H.current()).origin
 
 
 def unique_email(prefix="user"):

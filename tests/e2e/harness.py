@@ -23,6 +23,7 @@ import secrets
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -96,8 +97,9 @@ class StackError(Exception):
 
 
 class Stack:
-    def __init__(self, server="lighttpd", build=None):
+    def __init__(self, server="lighttpd", build=None, tls=False):
         self.server = server
+        self.tls = tls  # Apache serves HTTPS with a certificate made under VAR_DIR/tls
         self.build = build or os.environ.get("BUILD") or "build"
         self.var = None
         self.port = None
@@ -115,6 +117,7 @@ class Stack:
             SERVER=self.server,
             BUILD=self.build,
             DEMO_DATA="0",
+            TLS="1" if self.tls else "0",
         )
         # Sanitizer builds: also write reports to files under the stack's log dir, so they are
         # found even when the web server swallows the worker's standard error.
@@ -255,7 +258,12 @@ class Stack:
 
     # -- HTTP
     def http(self, method, path, body=None, headers=None, timeout=HTTP_TIMEOUT):
-        return http_request(self.port, method, path, body, headers, timeout)
+        ca = self.path("tls/cert.pem") if self.tls else None
+        return http_request(self.port, method, path, body, headers, timeout, ca)
+
+    @property
+    def origin(self):
+        return "%s://127.0.0.1:%d" % ("https" if self.tls else "http", self.port)
 
     # -- SQL
     def db(self, sql, timeout=30):
@@ -270,14 +278,19 @@ class Stack:
         return [line.split("\t") for line in text.splitlines()]
 
 
-def http_request(port, method, path, body=None, headers=None, timeout=HTTP_TIMEOUT):
+def http_request(port, method, path, body=None, headers=None, timeout=HTTP_TIMEOUT, ca=None):
     """One request on a fresh connection. Returns (status, {lower-case header: value}, body bytes).
+    With `ca` (a certificate file), over HTTPS, verifying the server against that certificate.
 
     Repeated headers are joined with ", ". If the server answers and closes before the whole
     body was sent (e.g. an early 413), the answer is still read."""
     if isinstance(body, str):
         body = body.encode("utf-8")
-    conn = httpclient.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    if ca:
+        ctx = ssl.create_default_context(cafile=ca)
+        conn = httpclient.HTTPSConnection("127.0.0.1", port, timeout=timeout, context=ctx)
+    else:
+        conn = httpclient.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
         try:
             conn.request(method, path, body=body, headers=dict(headers or {}))
@@ -665,10 +678,11 @@ class StackTestCase(unittest.TestCase):
 
     SERVER = "lighttpd"
     FIXTURES = True
+    TLS = False
 
     @classmethod
     def setUpClass(cls):
-        cls.stack = Stack(cls.SERVER)
+        cls.stack = Stack(cls.SERVER, tls=cls.TLS)
         set_stack(cls.stack)
         cls.stack.start()
         cls.prepare_stack()

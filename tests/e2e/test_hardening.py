@@ -53,6 +53,13 @@ class HeaderTests(H.E2ETestCase):
             with self.subTest(answer=name, status=st):
                 self.assertEqual(h.get("x-content-type-options"), "nosniff")
 
+    def test_no_hsts_over_plain_http(self):
+        # Browsers ignore it over plain HTTP, and the worker cannot know the host serves TLS at
+        # all; tests/e2e/test_https.py proves it is sent over HTTPS.
+        for name, (st, h, _) in self.answers() + [("admin-page", H.http("GET", "/admin/"))]:
+            with self.subTest(answer=name, status=st):
+                self.assertNotIn("strict-transport-security", h)
+
     def test_json_errors_are_not_cached(self):
         for name, (st, h, _) in self.answers():
             if st >= 400:

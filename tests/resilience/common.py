@@ -64,10 +64,11 @@ class Checks:
         return 0 if self.failed == 0 else 1
 
 
-def start_stack(server, build, workers=2):
-    """A fresh private stack with the e2e fixtures (harness.Stack: VAR_DIR under /tmp, free port)."""
+def start_stack(server, build, workers=2, tls=False):
+    """A fresh private stack with the e2e fixtures (harness.Stack: VAR_DIR under /tmp, free port;
+    `tls`: Apache serves HTTPS with a certificate made for the stack)."""
     os.environ["WORKERS"] = str(workers)
-    stack = H.Stack(server, build)
+    stack = H.Stack(server, build, tls=tls)
     H.set_stack(stack)
     stack.start()
     if not H.load_fixtures(stack):

@@ -90,10 +90,11 @@ class ServiceTest : public ::testing::Test {
   }
 
   Response handle(const std::string& method, const std::string& path,
-                  const std::string& origin = {}) {
+                  const std::string& origin = {}, bool https = false) {
     Request req;
     req.method = method;
     req.path = path;
+    req.https = https;
     req.request_id = "req-" + std::to_string(++counter_);
     if (!origin.empty()) req.headers.push_back({"origin", origin});
     Service service(shared_, router());
@@ -254,3 +255,16 @@ TEST_F(ServiceTest, EveryAnswerCarriesTheRequestId) {
 }
 
 }  // namespace
+
+TEST_F(ServiceTest, HstsOnEveryAnswerOverHttpsAndNeverOverPlainHttp) {
+  set_origins({"chrome-extension://abc"});
+  for (const char* path : {"/api/v1/config", "/api/v1/down", "/nowhere", "/r/click/1"}) {
+    EXPECT_EQ(handle("GET", path, {}, true).header("Strict-Transport-Security"), "max-age=31536000")
+        << path;
+    EXPECT_EQ(handle("GET", path).header("Strict-Transport-Security"), "") << path;
+  }
+  // A refused origin over HTTPS is still an HTTPS answer.
+  EXPECT_EQ(handle("GET", "/api/v1/config", "https://evil.example", true)
+                .header("Strict-Transport-Security"),
+            "max-age=31536000");
+}
