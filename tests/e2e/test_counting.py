@@ -246,6 +246,32 @@ class CountingTests(H.E2ETestCase):
         self.assertEqual(H.db("SELECT ignored FROM impressions WHERE token_nonce = UNHEX('%s')"
                               % nonce_of(tokens[5]).hex()), [["rate_limited"]])
 
+    def test_limits_hold_against_events_counted_in_an_earlier_pass(self):
+        # The history path: the first click and four impressions are counted (their rollup pass
+        # is over) before the next ones arrive, so those are judged against counted rows only.
+        client = new_client()
+        before = self.figures()
+        st, _, _ = click_from(client, OFFER, token(H.CLICK))
+        self.assertEqual(st, 302)
+        for _ in range(4):
+            st, _, _ = impression_from(client, token(H.IMPRESSION))
+            self.assertEqual(st, 200)
+        self.assertCounted(before, clicks=1, impressions=4)
+        middle = self.figures()
+        second = token(H.CLICK)
+        self.assertEqual(click_from(client, OFFER, second)[0], 302)
+        late = [token(H.IMPRESSION) for _ in range(2)]
+        for t in late:
+            self.assertEqual(impression_from(client, t)[0], 200)
+        self.assertCounted(middle, impressions=1, ignored_impressions={"rate_limited": 1},
+                           ignored_clicks={"rate_limited": 1})
+        self.assertEqual(H.db("SELECT ignored FROM clicks WHERE token_nonce = UNHEX('%s')"
+                              % nonce_of(second).hex()), [["rate_limited"]])
+        self.assertEqual(H.db("SELECT COALESCE(ignored, '-') FROM impressions WHERE token_nonce "
+                              "IN (UNHEX('%s'), UNHEX('%s')) ORDER BY id"
+                              % (nonce_of(late[0]).hex(), nonce_of(late[1]).hex())),
+                         [["-"], ["rate_limited"]])
+
     def test_different_clients_are_counted_separately(self):
         before = self.figures()
         for _ in range(3):
