@@ -3,9 +3,10 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := all
 
 # Build on every core unless the caller chose -j: the gcc and clang trees built serially were a
-# third of `make test`. Output is grouped per target so parallel compiler errors stay readable.
+# third of `make test`. No --output-sync: it would hold back the test suites' progress (a recipe
+# of half an hour) until they end.
 ifeq ($(filter -j%,$(MAKEFLAGS)),)
-  MAKEFLAGS += -j$(shell nproc) --output-sync=target
+  MAKEFLAGS += -j$(shell nproc)
 endif
 
 CXX      ?= g++

@@ -1,5 +1,7 @@
 #include "lib/network/admitad.h"
 
+#include <algorithm>
+
 #include "lib/crypto/base64.h"
 #include "lib/json/safe_parse.h"
 #include "lib/network/normalize.h"
@@ -123,8 +125,11 @@ const std::string& AdmitadAdapter::token() {
       !ttl->IsInt64()) {
     throw NetworkError("Admitad's token service sent an answer that could not be read");
   }
-  // Renewed a minute early, so a token does not expire between two pages.
-  const auto seconds = std::max<std::int64_t>(0, ttl->GetInt64() - 60);
+  // Renewed a minute early, so a token does not expire between two pages; kept at most 30 days
+  // (Admitad's last a week), whatever the answer says: a huge `expires_in` would overflow the
+  // clock's nanoseconds (found by the network_adapters fuzzer).
+  constexpr std::int64_t kLongestSeconds = 30LL * 24 * 3600;
+  const auto seconds = std::clamp<std::int64_t>(ttl->GetInt64() - 60, 0, kLongestSeconds);
   tokens_.access_token.assign(tok->GetString(), tok->GetStringLength());
   tokens_.expires_at = clock_.now() + std::chrono::seconds(seconds);
   return tokens_.access_token;

@@ -30,6 +30,10 @@ void RateLimiter::acquire() {
 std::chrono::milliseconds BackoffPolicy::delay(int attempt,
                                                std::optional<long> retry_after_seconds) const {
   if (retry_after_seconds && *retry_after_seconds > 0) {
+    // Compared in seconds first: a server's Retry-After times 1000 could overflow.
+    if (*retry_after_seconds >= std::chrono::duration_cast<std::chrono::seconds>(cap).count()) {
+      return cap;
+    }
     return std::min(cap, std::chrono::milliseconds(*retry_after_seconds * 1000));
   }
   auto d = base;

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -236,6 +237,27 @@ TEST(AdmitadAdapter, TokenCachedAcrossPullsUntilItExpires) {
   EXPECT_EQ(header(rig.http.sent[4], "Authorization"), "Bearer tok2");
 }
 
+TEST(AdmitadAdapter, AbsurdTokenLifetimeIsCappedAtThirtyDays) {
+  // Found by the network_adapters fuzzer: seconds this large overflowed the clock's nanoseconds.
+  for (const char* ttl : {"60480888888800", "9223372036854775807"}) {
+    AdmitadRig rig;
+    rig.http.add(200, std::string(R"({"access_token": "tok1", "expires_in": )") + ttl + "}");
+    rig.http.add(200, coupons(1, 1, 1));
+    rig.pull();
+    rig.clock.t += std::chrono::hours(24 * 30 - 1);
+    rig.http.add(200, coupons(1, 1, 1));
+    rig.pull();
+    EXPECT_EQ(rig.http.sent.size(), 3u) << ttl;  // still the first token
+    rig.clock.t += std::chrono::hours(1);
+    rig.http.add(200, R"({"access_token": "tok2", "expires_in": 3600})");
+    rig.http.add(200, coupons(1, 1, 1));
+    rig.pull();
+    ASSERT_EQ(rig.http.sent.size(), 5u) << ttl;
+    EXPECT_EQ(rig.http.sent[3].url, "https://api.admitad.test/token/") << ttl;
+    EXPECT_EQ(header(rig.http.sent[4], "Authorization"), "Bearer tok2") << ttl;
+  }
+}
+
 TEST(AdmitadAdapter, ExpiredTokenRenewedOnceAndPageRetried) {
   AdmitadRig rig;
   rig.http.add(200, kToken);
@@ -416,6 +438,9 @@ TEST(Backoff, DoublesAndHonoursRetryAfter) {
   EXPECT_EQ(p.delay(3, std::nullopt), milliseconds(16000));
   EXPECT_EQ(p.delay(10, std::nullopt), milliseconds(60000));
   EXPECT_EQ(p.delay(0, 5), milliseconds(5000));
+  // A Retry-After too large to count in milliseconds is the cap, not an overflow.
+  EXPECT_EQ(p.delay(0, std::numeric_limits<long>::max()), milliseconds(60000));
+  EXPECT_EQ(p.delay(0, std::numeric_limits<long>::max() / 1000 + 1), milliseconds(60000));
   EXPECT_EQ(p.delay(0, 3600), milliseconds(60000));
 }
 
