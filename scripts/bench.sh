@@ -260,6 +260,12 @@ chmod 0644 -- "$VAR/www/bench/static-1k.txt"
 say "starting the stack: $SERVER on 127.0.0.1:$PORT, MariaDB on 127.0.0.1:$DB_PORT, $THREADS worker threads ($VAR)"
 STACK_STARTED=1
 stack start >>"$HARNESS_LOG" 2>&1 || die "scripts/stack.sh start failed; see $HARNESS_LOG"
+# The *-clients event steps send X-Forwarded-For from wrk on 127.0.0.1: trust it as a proxy
+# (steps without the header still come from the one client 127.0.0.1). Read at start: restart.
+sed -i 's/^trusted_proxies *=.*/trusted_proxies = 127.0.0.1/' "$VAR/placard.conf"
+grep -q '^trusted_proxies = 127.0.0.1$' "$VAR/placard.conf" || die "could not set trusted_proxies in $VAR/placard.conf"
+stack stop >>"$HARNESS_LOG" 2>&1 || die "scripts/stack.sh stop failed; see $HARNESS_LOG"
+stack start >>"$HARNESS_LOG" 2>&1 || die "scripts/stack.sh start failed; see $HARNESS_LOG"
 db -e "SET GLOBAL innodb_flush_log_at_trx_commit = $FLUSH"
 
 for path in /bench/static-1k.txt /bench/echo; do
@@ -429,6 +435,8 @@ mint() { python3 "$REPO/bench/mint_tokens.py" --config "$VAR/placard.conf" --off
 mint --kind impression --count 1000 --out "$DATA/impressions-repeat.txt" --record "$BASE_URL"
 mint --kind impression --count "$TOKENS" --out "$DATA/impressions-fresh.txt"
 mint --kind click --count "$TOKENS" --out "$DATA/clicks.txt"
+mint --kind impression --count "$TOKENS" --out "$DATA/impressions-fresh-clients.txt"
+mint --kind click --count "$TOKENS" --out "$DATA/clicks-clients.txt"
 ROWS_BEFORE="$(db -e 'SELECT COUNT(*) FROM impressions')"
 
 step impression-fresh "impression, fresh tokens" /api/v1/events/impression impression \
@@ -445,6 +453,12 @@ meta impressions_rows_before_repeat "$ROWS_AFTER"
 CLICKS_BEFORE="$(db -e 'SELECT COUNT(*) FROM clicks')"
 step click "click redirect (302)" /r/click path "$DATA/clicks.txt" ""
 meta clicks_new_rows "$(($(db -e 'SELECT COUNT(*) FROM clicks') - CLICKS_BEFORE))"
+# The same two steps from 65,536 clients (X-Forwarded-For): what real traffic looks like, and
+# what the steps above measured before per-client limits existed (no event over a limit).
+BENCH_CLIENTS=65536 step impression-fresh-clients "impression, fresh tokens, 65,536 clients" \
+  /api/v1/events/impression impression "$DATA/impressions-fresh-clients.txt" words
+BENCH_CLIENTS=65536 step click-clients "click redirect (302), 65,536 clients" /r/click path \
+  "$DATA/clicks-clients.txt" ""
 # The workers' rollup step counts recorded events every second: once it has caught up (at most
 # 10 s), the rollups must count exactly the raw rows.
 for _ in $(seq 1 100); do

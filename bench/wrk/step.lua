@@ -9,6 +9,10 @@
 --   BENCH_THREADS  wrk's -t, so that each thread takes its own share of the lines (line i goes
 --                  to thread i mod BENCH_THREADS): fresh tokens are never sent twice unless a
 --                  thread runs out and starts over, which is counted as "reused"
+--   BENCH_CLIENTS  0 (default): every request comes from wrk's one address; N > 0: line i
+--                  carries "X-Forwarded-For: 10.x.y.z", the (i mod N)-th address of 10.0.0.0/8
+--                  (the bench stack trusts 127.0.0.1 as a proxy), so the events come from N
+--                  clients, as real traffic does, instead of one client over its limits
 --   BENCH_COUNT    comma-separated extras counted from the bodies of 200 answers:
 --                  offers (occurrences of "impressionToken" in every 8th 200 answer: scanning
 --                  every body would cost wrk enough CPU to slow the server it shares the cores
@@ -24,6 +28,7 @@ local mode = os.getenv("BENCH_MODE") or "plain"
 local lines_file = os.getenv("BENCH_LINES") or ""
 local nthreads = tonumber(os.getenv("BENCH_THREADS") or "1") or 1
 local count = os.getenv("BENCH_COUNT") or ""
+local clients = tonumber(os.getenv("BENCH_CLIENTS") or "0") or 0
 local count_offers = string.find(count, "offers", 1, true) ~= nil
 local count_words = string.find(count, "words", 1, true) ~= nil
 
@@ -68,9 +73,17 @@ function init(args)
   local path = wrk.path
   local headers = (mode == "path") and wrk.headers or json_headers()
   local i = 0
+  local base = headers
   for line in io.lines(lines_file) do
     if line ~= "" then
       if i % nthreads == my then
+        if clients > 0 then
+          local k = i % clients
+          headers = {}
+          for hk, hv in pairs(base) do headers[hk] = hv end
+          headers["X-Forwarded-For"] = string.format("10.%d.%d.%d", math.floor(k / 65536) % 256,
+                                                     math.floor(k / 256) % 256, k % 256)
+        end
         local r
         if mode == "body" then
           r = wrk.format("POST", path, headers, line)
