@@ -210,12 +210,14 @@ std::uint64_t roll_up_table(MysqlSession& s, const RawTable& t, const RollupOpti
   }
   std::uint64_t upto = last;
   {
-    auto& st =
-        s.prepared(std::string("SELECT MAX(id) FROM ") + t.name + " WHERE id > ? AND id <= ? AND " +
-                   t.time_column + " < UTC_TIMESTAMP(3) - INTERVAL ? MICROSECOND");
+    // At most max_rows *rows*, not ids: ids have gaps (every duplicate INSERT IGNORE uses one),
+    // and a window of ids could hold no row at all and stop the counting for good.
+    auto& st = s.prepared(std::string("SELECT MAX(id) FROM (SELECT id FROM ") + t.name +
+                          " WHERE id > ? AND " + t.time_column +
+                          " < UTC_TIMESTAMP(3) - INTERVAL ? MICROSECOND ORDER BY id LIMIT ?) w");
     st.setUInt64(1, last);
-    st.setUInt64(2, last + o.max_rows);
-    st.setInt64(3, static_cast<std::int64_t>(o.settle.count()) * 1000);
+    st.setInt64(2, static_cast<std::int64_t>(o.settle.count()) * 1000);
+    st.setUInt64(3, o.max_rows);
     const auto rs = query(st);
     if (rs->next() && !rs->isNull(1)) upto = rs->getUInt64(1);
   }
