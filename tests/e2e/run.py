@@ -9,6 +9,7 @@ writes {"passed": N, "failed": M} to --summary, exits non-zero when anything fai
 import argparse
 import json
 import os
+import re
 import signal
 import sys
 import time
@@ -49,6 +50,7 @@ class TrackingResult(unittest.TextTestResult):
         self.started = set()
         self.failed_ids = set()
         self.skipped_ids = set()
+        self.skipped_prefixes = []  # "module.Class." of classes skipped as a whole
         self.succeeded = set()
         self.holder_errors = []  # setUpClass / tearDownClass / module fixture errors
 
@@ -80,8 +82,16 @@ class TrackingResult(unittest.TextTestResult):
         super().addSuccess(test)
 
     def addSkip(self, test, reason):
-        self.skipped_ids.add(test.id())
+        if isinstance(test, unittest.TestCase):
+            self.skipped_ids.add(test.id())
+        else:  # setUpClass or setUpModule raised SkipTest: every test under it is skipped
+            m = re.match(r"setUp(?:Class|Module) \((.+)\)$", str(test))
+            if m:
+                self.skipped_prefixes.append(m.group(1) + ".")
         super().addSkip(test, reason)
+
+    def was_skipped(self, test_id):
+        return test_id in self.skipped_ids or test_id.startswith(tuple(self.skipped_prefixes))
 
     def addUnexpectedSuccess(self, test):
         self.failed_ids.add(test.id())
@@ -177,12 +187,12 @@ def main():
         stack.stop()
 
     result.printErrors()
-    not_run = [i for i in ids if i not in result.started]
+    not_run = [i for i in ids if i not in result.started and not result.was_skipped(i)]
     ok = result.succeeded - result.failed_ids
     passed = len([i for i in ids if i in ok])
     # Failed: everything that neither passed nor was skipped (failures, errors, interrupted or
     # never run), plus class/module fixture errors.
-    n_failed = len([i for i in ids if i not in ok and i not in result.skipped_ids]) + len(result.holder_errors)
+    n_failed = len([i for i in ids if i not in ok and not result.was_skipped(i)]) + len(result.holder_errors)
     if stack.sanitizer_reports:
         problems.append("sanitizer reports in: %s" % ", ".join(p for p, _ in stack.sanitizer_reports))
         n_failed += 1
