@@ -143,8 +143,8 @@ std::size_t judge_limits(MysqlSession& s, const RawTable& t, std::uint64_t from,
         "SELECT r.id, HEX(r.client_hash), r.offer_id, TIMESTAMPDIFF(MICROSECOND, " + epoch +
         ", r." + time + ") DIV 1000 FROM " + t.name +
         " r JOIN (SELECT client_hash, offer_id FROM " + t.name + " n" + fresh +
-        " GROUP BY client_hash, offer_id HAVING COUNT(*) > 1 OR EXISTS " + "(SELECT 1 FROM " +
-        t.name + " h WHERE h.client_hash = n.client_hash AND h.offer_id = " +
+        " GROUP BY client_hash, offer_id HAVING COUNT(*) > 1 OR EXISTS (SELECT 1 FROM " + t.name +
+        " h WHERE h.client_hash = n.client_hash AND h.offer_id = " +
         "n.offer_id AND h.ignored IS NULL AND h." + time + " > TIMESTAMPADD(MICROSECOND, " +
         "? * 1000, " + epoch + ") AND h.id <= ?)) c ON r.client_hash = c.client_hash AND " +
         "r.offer_id = c.offer_id WHERE r.id > ? AND r.id <= ? AND r.ignored IS NULL ORDER BY r.id");

@@ -129,7 +129,7 @@ const std::string& AdmitadAdapter::token() {
   // (Admitad's last a week), whatever the answer says: a huge `expires_in` would overflow the
   // clock's nanoseconds (found by the network_adapters fuzzer).
   constexpr std::int64_t kLongestSeconds = 30LL * 24 * 3600;
-  const auto seconds = std::clamp<std::int64_t>(ttl->GetInt64() - 60, 0, kLongestSeconds);
+  const auto seconds = std::clamp<std::int64_t>(ttl->GetInt64(), 60, kLongestSeconds + 60) - 60;
   tokens_.access_token.assign(tok->GetString(), tok->GetStringLength());
   tokens_.expires_at = clock_.now() + std::chrono::seconds(seconds);
   return tokens_.access_token;

@@ -258,6 +258,20 @@ TEST(AdmitadAdapter, AbsurdTokenLifetimeIsCappedAtThirtyDays) {
   }
 }
 
+TEST(AdmitadAdapter, NegativeTokenLifetimeMeansRenewEveryTime) {
+  for (const char* ttl : {"0", "-5", "-9223372036854775808"}) {
+    AdmitadRig rig;
+    rig.http.add(200, std::string(R"({"access_token": "tok1", "expires_in": )") + ttl + "}");
+    rig.http.add(200, coupons(1, 1, 1));
+    rig.pull();
+    rig.http.add(200, R"({"access_token": "tok2", "expires_in": 3600})");
+    rig.http.add(200, coupons(1, 1, 1));
+    rig.pull();
+    ASSERT_EQ(rig.http.sent.size(), 4u) << ttl;  // a new token for the second pull
+    EXPECT_EQ(header(rig.http.sent[3], "Authorization"), "Bearer tok2") << ttl;
+  }
+}
+
 TEST(AdmitadAdapter, ExpiredTokenRenewedOnceAndPageRetried) {
   AdmitadRig rig;
   rig.http.add(200, kToken);
