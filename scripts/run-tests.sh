@@ -120,10 +120,15 @@ echo "==== soak, short (tests/resilience/soak.py --seconds 30 --probe 3)"
 run_suite soak 300 python3 tests/resilience/soak.py --seconds 30 --probe 3 --build "$BUILD" --out "$RESULTS/soak"
 
 # --- lint: clang-format and clang-tidy clean (one check) -----------------------------------
+# clang-tidy over every source takes 10-12 minutes of this machine's two cores when nothing else
+# runs; 900 s ran out beside a second make test. A timeout says so, unlike a finding.
 echo "==== lint (clang-format, clang-tidy)"
-if timeout -k 10 900 bash scripts/lint.sh; then
+timeout -k 10 1800 bash scripts/lint.sh
+lint_rc=$?
+if ((lint_rc == 0)); then
   record "lint" 1 0
 else
+  ((lint_rc != 124)) || echo "lint: stopped after 1800 s (timeout), not a finding of its own"
   record "lint" 0 1
 fi
 
