@@ -11,7 +11,7 @@ readonly PACKAGES=(
   libfcgi-dev rapidjson-dev libmysqlcppconn-dev libssl-dev libcurl4-openssl-dev zlib1g-dev libgtest-dev
   mariadb-server mariadb-client
   lighttpd apache2 libapache2-mod-fcgid
-  wrk curl python3
+  wrk curl python3 openssl
   clang-format clang-tidy
   # make fuzz: clang and its runtimes (libFuzzer, ASan, UBSan; a Recommends of clang, so named).
   clang libclang-rt-dev
