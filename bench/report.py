@@ -213,8 +213,7 @@ def step_notes(s):
         notes.append("%.1f offers/answer" % s["offers_per_answer"])
     if s["name"].startswith("impression"):
         notes.append("%s recorded, %s duplicate" % (fmt_int(s["recorded"]), fmt_int(s["duplicate"])))
-    if s["reused"] and s["name"] in ("impression-fresh", "click", "impression-fresh-clients",
-                                     "click-clients"):
+    if s["reused"] and s["name"].startswith(("impression-fresh", "click")):
         notes.append("%s requests re-sent a line (ran out)" % fmt_int(s["reused"]))
     if s["unanswered"]:
         notes.append("%s requests without an answer" % fmt_int(s["unanswered"]))

@@ -325,6 +325,10 @@ def wait_until(fn, timeout=5.0, interval=0.05):
 
 
 # --------------------------------------------------------------------------------------------
+# What a browser sends when it follows a link (the click answers HTML to it).
+BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
 # The current stack (module level, so tests can call harness.http(...) etc.)
 
 _current = None

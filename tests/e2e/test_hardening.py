@@ -14,7 +14,6 @@ sys.path.insert(0, HERE)
 import harness as H  # noqa: E402
 
 ORIGIN = "chrome-extension://hardeningorigin"
-BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 
 
 def redirecting_offer():
@@ -44,7 +43,7 @@ class HeaderTests(H.E2ETestCase):
             ("impression-400", H.impression("garbage")),
             ("not-found", H.http("GET", "/api/v1/nothing")),
             ("click", H.http("GET", offer["clickUrl"])),
-            ("click-410-html", H.http("GET", "/r/click/1306?t=x", headers={"Accept": BROWSER_ACCEPT})),
+            ("click-410-html", H.http("GET", "/r/click/1306?t=x", headers={"Accept": H.BROWSER_ACCEPT})),
             ("admin-401", H.http("GET", "/admin/api/v1/session")),
         ]
 
@@ -67,7 +66,7 @@ class HeaderTests(H.E2ETestCase):
                     self.assertEqual(h.get("cache-control"), "no-store")
 
     def test_html_refusal_has_a_content_security_policy(self):
-        st, h, b = H.http("GET", "/r/click/1306?t=x", headers={"Accept": BROWSER_ACCEPT})
+        st, h, b = H.http("GET", "/r/click/1306?t=x", headers={"Accept": H.BROWSER_ACCEPT})
         self.assertIn(st, (400, 410))
         self.assertTrue(h.get("content-type", "").startswith("text/html"))
         self.assertEqual(h.get("content-security-policy"), "default-src 'none'; frame-ancestors 'none'")

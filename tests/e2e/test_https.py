@@ -19,7 +19,6 @@ from admin_client import AdminClient  # noqa: E402
 
 HSTS = "max-age=31536000"
 COOKIE_RE = re.compile(r"^__Host-placard_session=([A-Za-z0-9_-]{43}); (.*)$")
-BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 
 
 class HttpsTests(H.StackTestCase):
@@ -94,7 +93,7 @@ class HttpsTests(H.StackTestCase):
             ("query-400", H.query(limit=0)),
             ("not-found", H.http("GET", "/api/v1/nothing")),
             ("click", H.http("GET", offer["clickUrl"])),
-            ("click-410-html", H.http("GET", "/r/click/1306?t=x", headers={"Accept": BROWSER_ACCEPT})),
+            ("click-410-html", H.http("GET", "/r/click/1306?t=x", headers={"Accept": H.BROWSER_ACCEPT})),
             ("admin-401", H.http("GET", "/admin/api/v1/session")),
             ("admin-200", self.admin.get("/settings")),
             ("admin-page", H.http("GET", "/admin/")),

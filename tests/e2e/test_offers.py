@@ -17,7 +17,6 @@ except ImportError:  # run as a script from tests/e2e
 from_json = json.loads
 M = H.MISSING
 TOKEN_RE = re.compile(r"^[A-Za-z0-9_.~-]{1,512}$")
-BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 
 
 @contextlib.contextmanager
@@ -678,7 +677,7 @@ class ClickTests(H.E2ETestCase):
         ]
         for url, status, gone in cases:
             with self.subTest(url=url[:40], status=status):
-                st, h, b = click(url, headers={"Accept": BROWSER_ACCEPT})
+                st, h, b = click(url, headers={"Accept": H.BROWSER_ACCEPT})
                 self.assertEqual(st, status)
                 self.assertNotIn("location", h)
                 self.assertTrue(h.get("content-type", "").startswith("text/html"), h.get("content-type"))
