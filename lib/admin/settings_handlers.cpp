@@ -67,7 +67,8 @@ Stored read_changes(const Body& body) {
         const std::string field = "allowedClientOrigins[" + std::to_string(i) + "]";
         throw http::invalid_field(field, field +
                                              " must be an origin scheme://host[:port] "
-                                             "without a path, e.g. chrome-extension://<id>");
+                                             "without a path, e.g. chrome-extension://<id>, "
+                                             "or moz-extension://*");
       }
       if (std::find(origins.begin(), origins.end(), *o) == origins.end()) origins.push_back(*o);
     }

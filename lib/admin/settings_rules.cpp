@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "lib/catalog/client_origins.h"
 #include "lib/json/writer.h"
 
 namespace placard::admin {
@@ -65,6 +66,14 @@ std::optional<std::string> normalize_client_origin(std::string_view text) {
   const std::string_view scheme = text.substr(0, sep);
   std::string_view rest = text.substr(sep + 3);
   if (!valid_scheme(scheme)) return std::nullopt;
+  if (rest == "*") {
+    // The only wildcard: every Firefox extension (its UUID is random per installation).
+    std::string out;
+    for (const char c : scheme) out.push_back(lower(c));
+    out += "://*";
+    if (out == catalog::kAnyFirefoxExtension) return out;
+    return std::nullopt;
+  }
   // The port: after the last ':' that follows the host (an IPv6 host has colons inside brackets).
   std::string_view host = rest;
   std::optional<std::string_view> port;

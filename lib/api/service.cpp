@@ -1,7 +1,6 @@
 #include "lib/api/service.h"
 
-#include <algorithm>
-
+#include "lib/catalog/client_origins.h"
 #include "lib/db/errors.h"
 #include "lib/http/api_error.h"
 
@@ -23,7 +22,8 @@ bool is_public_path(std::string_view path) {
 }
 
 // Section 5: for /api/ paths, a present Origin must be in allowedClientOrigins when that list
-// is non-empty. An empty list grants nothing and refuses nothing.
+// is non-empty (an exact entry, or `moz-extension://*` for any Firefox extension). An empty list
+// grants nothing and refuses nothing.
 OriginVerdict judge_origin(const http::Request& request, const SharedServices& shared) {
   const std::string_view origin = request.header("origin");
   if (origin.empty() || !is_api_path(request.path)) return OriginVerdict::not_applicable;
@@ -32,9 +32,8 @@ OriginVerdict judge_origin(const http::Request& request, const SharedServices& s
   if (snapshot->settings.allowed_client_origins_unreadable) return OriginVerdict::refused;
   const auto& allowed = snapshot->settings.allowed_client_origins;
   if (allowed.empty()) return OriginVerdict::not_applicable;
-  return std::find(allowed.begin(), allowed.end(), origin) != allowed.end()
-             ? OriginVerdict::listed
-             : OriginVerdict::refused;
+  return catalog::client_origin_allowed(allowed, origin) ? OriginVerdict::listed
+                                                         : OriginVerdict::refused;
 }
 
 // With a non-empty (or unreadable) allowedClientOrigins, every /api/ answer depends on the

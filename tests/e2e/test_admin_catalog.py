@@ -208,6 +208,30 @@ class SettingsTests(AdminCase):
         self.set_settings({"available": False})
         self.assertEqual(stored_settings()["available"], "false")
 
+    def test_firefox_wildcard_grants_every_moz_extension_origin(self):
+        firefox = "moz-extension://0b7b7a1e-1a2b-4c3d-8e9f-0123456789ab"
+        doc = self.set_settings({"allowedClientOrigins": [EXTENSION_ORIGIN, "MOZ-EXTENSION://*"]})
+        self.assertEqual(doc["allowedClientOrigins"], [EXTENSION_ORIGIN, "moz-extension://*"])
+        self.assertEqual(json.loads(stored_settings()["allowedClientOrigins"]),
+                         [EXTENSION_ORIGIN, "moz-extension://*"])
+
+        def status(origin):
+            return H.http("GET", "/api/v1/config", headers={"Origin": origin})
+
+        self.visible(lambda: status("chrome-extension://other")[0] == 403)
+        for origin in (firefox, "moz-extension://f00", EXTENSION_ORIGIN):
+            with self.subTest(origin=origin):
+                st, h, b = status(origin)
+                self.assertEqual(st, 200, b[:300])
+                self.assertEqual(h.get("access-control-allow-origin"), origin)
+                st, h, b = H.query(headers={"Origin": origin}, category="electronics")
+                self.assertEqual(st, 200, b[:300])
+                self.assertEqual(h.get("access-control-allow-origin"), origin)
+        for origin in ("moz-extension://*", "moz-extension://abc/x", "moz-extension://a.b",
+                       "https://evil.example", "chrome-extension://other"):
+            with self.subTest(origin=origin):
+                self.assertError(status(origin), 403, "origin_not_allowed", H.NO_FIELD)
+
     def test_empty_patch_changes_nothing_and_is_audited(self):
         mark = self.audit_mark()
         version = H.db("SELECT version FROM catalog_version")[0][0]
@@ -244,6 +268,13 @@ class SettingsTests(AdminCase):
             ({"allowedClientOrigins": ["null"]}, "allowedClientOrigins[0]"),
             ({"allowedClientOrigins": ["a.example"]}, "allowedClientOrigins[0]"),
             ({"allowedClientOrigins": ["https://a.example:99999"]}, "allowedClientOrigins[0]"),
+            # moz-extension://* is the only wildcard.
+            ({"allowedClientOrigins": ["moz-extension://*", "chrome-extension://*"]},
+             "allowedClientOrigins[1]"),
+            ({"allowedClientOrigins": ["https://*"]}, "allowedClientOrigins[0]"),
+            ({"allowedClientOrigins": ["moz-extension://*.x"]}, "allowedClientOrigins[0]"),
+            ({"allowedClientOrigins": ["moz-extension://*:1"]}, "allowedClientOrigins[0]"),
+            ({"allowedClientOrigins": ["*"]}, "allowedClientOrigins[0]"),
             ({"sessionIdleMinutes": 0}, "sessionIdleMinutes"),
             ({"sessionIdleMinutes": 1441}, "sessionIdleMinutes"),
             ({"rawEventRetentionDays": 0}, "rawEventRetentionDays"),

@@ -145,6 +145,21 @@ TEST_F(ServiceTest, UnlistedOriginIsRefusedBeforeTheHandler) {
   EXPECT_EQ(log_text().find("secret detail"), std::string::npos) << "the handler ran";
 }
 
+TEST_F(ServiceTest, FirefoxWildcardGrantsAnyMozExtensionOriginAndEchoesIt) {
+  set_origins({"chrome-extension://abc", "moz-extension://*"});
+  const std::string firefox = "moz-extension://0b7b7a1e-1a2b-4c3d-8e9f-0123456789ab";
+  auto r = handle("GET", "/api/v1/config", firefox);
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.header("Access-Control-Allow-Origin"), firefox);
+  EXPECT_EQ(r.header("Vary"), "Origin");
+  r = handle("OPTIONS", "/api/v1/offers/query", firefox);
+  EXPECT_EQ(r.status, 204);
+  EXPECT_EQ(r.header("Access-Control-Allow-Origin"), firefox);
+  EXPECT_EQ(handle("GET", "/api/v1/config", "chrome-extension://other").status, 403);
+  EXPECT_EQ(handle("GET", "/api/v1/config", "https://site.example").status, 403);
+  EXPECT_EQ(handle("GET", "/api/v1/config", "moz-extension://abc/x").status, 403);
+}
+
 TEST_F(ServiceTest, NoOriginHeaderIsNeverRefused) {
   set_origins({"chrome-extension://abc"});
   EXPECT_EQ(handle("GET", "/api/v1/config").status, 200);

@@ -53,6 +53,16 @@ TEST(ClientOrigin, RefusesAnythingElse) {
   EXPECT_EQ(normalize_client_origin("https://" + std::string(300, 'a')), std::nullopt);
 }
 
+TEST(ClientOrigin, AcceptsTheFirefoxWildcardOnly) {
+  EXPECT_EQ(normalize_client_origin("moz-extension://*"), "moz-extension://*");
+  EXPECT_EQ(normalize_client_origin("MOZ-Extension://*"), "moz-extension://*");
+  for (const char* bad : {"chrome-extension://*", "https://*", "http://*", "moz-extension://*.x",
+                          "moz-extension://*:80", "moz-extension://*/", "moz-extension://a*",
+                          "moz-extension://**", "*", "moz-extension:*"}) {
+    EXPECT_EQ(normalize_client_origin(bad), std::nullopt) << bad;
+  }
+}
+
 TEST(TokenTtlDays, RoundsUp) {
   EXPECT_EQ(placard::admin::token_ttl_days(1), 1);
   EXPECT_EQ(placard::admin::token_ttl_days(86400), 1);

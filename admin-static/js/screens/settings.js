@@ -22,7 +22,7 @@ export async function render(view) {
   add(form.el, 
     form.field('available', 'Service available (queries answered)', available),
     form.field('minExtensionVersion', 'Lowest extension version served', minVersion, 'major.minor.patch, e.g. 1.4.0.'),
-    form.field('allowedClientOrigins', 'Allowed client origins', origins, 'One per line, scheme://host[:port], e.g. chrome-extension://<id>. Empty: no CORS header.'),
+    form.field('allowedClientOrigins', 'Allowed client origins', origins, 'One per line, scheme://host[:port], e.g. chrome-extension://<id>; the entry moz-extension://* admits every Firefox installation (the only wildcard). Empty: no CORS header.'),
     NUMBERS.map(([k, label, hint]) => form.field(k, label, nums[k], hint)),
     h('div', { class: 'actions' }, submit('Save settings')), form.status);
   form.onSubmit(async () => {
