@@ -255,12 +255,13 @@ export class PlacardClient {
     return url;
   }
 
-  // Answers a page's message ({placard: 'query' | 'config' | 'categories' | 'impression' |
-  // 'click', ...}); null for messages that are not for Placard.
+  // Answers a page's message ({placard: 'query' | 'config' | 'categories' | 'refresh' |
+  // 'impression' | 'click', ...}); null for messages that are not for Placard.
   handle(msg) {
     switch (msg && msg.placard) {
       case 'config': return this.getConfig().then((config) => ({ config }));
       case 'categories': return this.getCategories().then((categories) => ({ categories }));
+      case 'refresh': return this.refresh();
       case 'query': return this.query(msg);
       case 'impression': return this.recordImpression(msg.token, msg.issuedAt).then(() => ({ queued: true }));
       case 'click': return this.click(msg.clickUrl).then(() => ({ opened: true }));

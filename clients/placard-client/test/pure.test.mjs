@@ -72,3 +72,9 @@ test('the module is versioned with the service', () => {
   assert.equal(pkg.dependencies, undefined, 'dependency-free');
   for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) assert.equal(pkg.scripts?.[hook], undefined, hook);
 });
+
+test('the example extension ships this very module', () => {
+  const source = readFileSync(new URL('../placard-client.js', here), 'utf8');
+  const copy = readFileSync(new URL('../../example-extension/placard-client.js', here), 'utf8');
+  assert.equal(copy, source, 'clients/example-extension/placard-client.js differs: cp clients/placard-client/placard-client.js clients/example-extension/');
+});
