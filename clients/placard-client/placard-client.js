@@ -104,16 +104,24 @@ export class PlacardClient {
     } finally { if (t !== null) this.clearTimeout(t); }
   }
 
-  // Worker start: re-arm the refresh alarm and send what the queue still holds.
+  // Worker start: re-arm the refresh alarm (when missing: re-creating it would postpone it at
+  // every start), refresh a config older than its interval, send what the queue still holds.
   async start() {
     const cfg = await this.load(KEYS.config, null);
-    this.armRefresh(cfg ? cfg.body.refreshIntervalSeconds : 900);
-    if (!cfg) await this.refresh().catch((e) => this.log(`refresh failed: ${e}`));
+    const seconds = cfg ? cfg.body.refreshIntervalSeconds : 900;
+    await this.armRefresh(seconds, false);
+    if (!cfg || this.now() - cfg.at >= Math.max(MIN_ALARM_SECONDS, seconds) * 1000) {
+      await this.refresh().catch((e) => this.log(`refresh failed: ${e}`));
+    }
     return this.flush();
   }
-  armRefresh(seconds) {
+  async armRefresh(seconds, replace = true) {
     if (!this.alarms) return;
     const period = Math.max(MIN_ALARM_SECONDS, Number(seconds) || 900) / 60;
+    if (!replace && this.alarms.get) {
+      const existing = await this.alarms.get(REFRESH_ALARM);
+      if (existing && existing.periodInMinutes === period) return;
+    }
     this.alarms.create(REFRESH_ALARM, { periodInMinutes: period, delayInMinutes: period });
   }
   onAlarm(alarm) {
@@ -143,12 +151,11 @@ export class PlacardClient {
   }
 
   async refresh() {
-    const before = await this.load(KEYS.config, null);
     const config = await this.cached(KEYS.config, '/api/v1/config');
     const categories = await this.cached(KEYS.categories, '/api/v1/categories');
     if (config) {
       if (compareVersions(this.version, config.minExtensionVersion) >= 0) await this.save(KEYS.outdated, false);
-      if (!before || before.body.refreshIntervalSeconds !== config.refreshIntervalSeconds) this.armRefresh(config.refreshIntervalSeconds);
+      await this.armRefresh(config.refreshIntervalSeconds, false); // a new interval re-arms it
     }
     return { config, categories };
   }

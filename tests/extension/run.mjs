@@ -128,6 +128,7 @@ test('popup shows offers (maxOffers, country, disclosure, demo not clickable, te
   const page = await context.newPage();
   await page.goto(`${ORIGIN}/popup.html`);
   await page.waitForSelector('body[data-ready]', { timeout: 15000 });
+  eq(await page.inputValue('#country'), 'DE', 'the chosen country');
   const cards = await page.$$eval('.placard-card', (els) => els.map((e) => ({ id: e.dataset.offerId, title: e.querySelector('.placard-title').textContent, button: !!e.querySelector('button') })));
   const expected = (await publicQuery('popup-main')).map((o) => o.id).sort();
   eq(cards.map((c) => c.id).sort(), expected, 'the cards are the offers of popup-main in DE');
@@ -351,6 +352,9 @@ try {
       `--user-agent=${USER_AGENT}`],
   });
   const w = await worker();
+  // The worker guesses the country from the browser's language when installed (en-US: US, not
+  // selected); the user's choice, made here as the popup would store it, must come after that.
+  await waitUntil(() => w.evaluate(async () => !!(await chrome.storage.local.get('example.country'))['example.country']), 'the install-time country', 5000).catch(() => {});
   await w.evaluate(() => chrome.storage.local.set({ 'example.country': 'DE' }));
   for (const t of tests) {
     if (ONLY && !ONLY.split(',').some((w) => t.name.includes(w))) continue;

@@ -6,6 +6,7 @@ import { PlacardClient, installWorker } from '../placard-client.js';
 import { Alarms, CATEGORIES, CONFIG, Clock, Fetch, Storage, response, settle } from './fakes.mjs';
 
 const BASE = 'https://example.com/offers';
+const eq_ = (a, e, m) => assert.equal(a, e, m);
 
 // Moves the clock in steps, letting the asynchronous sends between them run.
 async function run(clock, ms, step = 1000) {
@@ -88,6 +89,23 @@ test('the refresh alarm follows refreshIntervalSeconds, at least 30 s, and is re
   assert.equal(second.alarms.last('placard-refresh').periodInMinutes, 0.5);
   await second.client.onAlarm({ name: 'placard-refresh' });
   assert.equal(second.alarms.last('placard-refresh').periodInMinutes, 30);
+});
+
+test('a worker start keeps a running refresh alarm (re-creating it would postpone it for ever)', async () => {
+  const { client, alarms, storage, clock } = setup(server());
+  await client.start();
+  eq_(alarms.created.filter((a) => a.name === 'placard-refresh').length, 1);
+  const next = setup(server(), { storage });
+  next.alarms.created.push(...alarms.created); // the browser keeps alarms across worker restarts
+  next.clock.t = clock.now() + 60000;
+  await next.client.start();
+  eq_(next.alarms.created.filter((a) => a.name === 'placard-refresh').length, 1, 'not re-created');
+  eq_(next.fetch.calls.length, 0, 'the config is younger than its interval');
+  // A config older than its interval (the browser was closed) is refreshed at start.
+  const late = setup(server(), { storage });
+  late.clock.t = clock.now() + 901000;
+  await late.client.start();
+  eq_(late.fetch.to('/api/v1/config').length, 1);
 });
 
 test('the query obeys available, countries, placements and maxOffers; version normalised', async () => {

@@ -56,6 +56,7 @@ export class Fetch {
 export class Alarms {
   constructor() { this.created = []; }
   create(name, info) { this.created.push({ name, ...info }); }
+  async get(name) { const a = this.last(name); return a ? { name, periodInMinutes: a.periodInMinutes } : undefined; }
   last(name) { return [...this.created].reverse().find((a) => a.name === name); }
 }
 
