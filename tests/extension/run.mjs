@@ -11,7 +11,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { Stack, REPO } from '../browser/stack.mjs';
 import { fixtureSql } from '../browser/fixtures.mjs';
-import { Pages, Proxy } from './servers.mjs';
+import { ApiProxy, Pages } from './servers.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, def) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : def; };
@@ -322,7 +322,7 @@ try {
   await stack.start({ build: BUILD, server: SERVER });
   stack.sql(fixtureSql());
   await pages.start();
-  proxy = await new Proxy(stack.base).start();
+  proxy = await new ApiProxy(stack.base).start();
   stack.sql([
     `UPDATE offers SET tracking_url = 'http://127.0.0.1:${pages.port}/landing/1001' WHERE id = 1001`,
     'UPDATE placements SET max_offers = 1 WHERE name = \'sidebar\'',

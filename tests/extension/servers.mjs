@@ -35,7 +35,7 @@ export class Pages {
   stop() { this.server?.close(); this.server?.closeAllConnections?.(); }
 }
 
-export class Proxy {
+export class ApiProxy {
   // The extension's base address is this proxy plus `prefix`: a service under a base path, as the
   // client must join it. Requests outside the prefix are 404 (and logged).
   constructor(target, prefix = '/offers') {

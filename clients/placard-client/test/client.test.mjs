@@ -3,7 +3,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { PlacardClient, installWorker } from '../placard-client.js';
-import { Alarms, CATEGORIES, CONFIG, Clock, Fetch, Storage, response, settle } from './fakes.mjs';
+import { Alarms, CATEGORIES, CONFIG, Clock, Fetch, Storage, response, settle } from '../test-support/fakes.mjs';
 
 const BASE = 'https://example.com/offers';
 const eq_ = (a, e, m) => assert.equal(a, e, m);

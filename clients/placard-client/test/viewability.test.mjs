@@ -3,7 +3,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { ViewabilityTracker, clickOffer } from '../placard-client.js';
-import { Clock } from './fakes.mjs';
+import { Clock } from '../test-support/fakes.mjs';
 
 class FakeIO {
   constructor(cb, opts) { this.cb = cb; this.opts = opts; this.targets = new Set(); FakeIO.last = this; }
