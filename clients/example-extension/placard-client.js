@@ -58,7 +58,7 @@ export function impressionOutcome(status) {
 
 export class PlacardClient {
   // options: baseUrl, extensionVersion (manifest form), storage ({get, set} like
-  // chrome.storage.local), and optionally fetch, alarms ({create}), openTab(url), now(),
+  // chrome.storage.local), and optionally fetch, alarms ({create, get}), openTab(url), now(),
   // random(), setTimeout, clearTimeout, tokenLifetimeSeconds (86400), backoff ({baseMs, maxMs}),
   // requestTimeoutMs (15000), log(message).
   constructor(o) {
@@ -109,16 +109,17 @@ export class PlacardClient {
   async start() {
     const cfg = await this.load(KEYS.config, null);
     const seconds = cfg ? cfg.body.refreshIntervalSeconds : 900;
-    await this.armRefresh(seconds, false);
+    await this.armRefresh(seconds);
     if (!cfg || this.now() - cfg.at >= Math.max(MIN_ALARM_SECONDS, seconds) * 1000) {
       await this.refresh().catch((e) => this.log(`refresh failed: ${e}`));
     }
     return this.flush();
   }
-  async armRefresh(seconds, replace = true) {
+  // Creates the refresh alarm unless one with this period exists.
+  async armRefresh(seconds) {
     if (!this.alarms) return;
     const period = Math.max(MIN_ALARM_SECONDS, Number(seconds) || 900) / 60;
-    if (!replace && this.alarms.get) {
+    if (this.alarms.get) {
       const existing = await this.alarms.get(REFRESH_ALARM);
       if (existing && existing.periodInMinutes === period) return;
     }
@@ -155,7 +156,7 @@ export class PlacardClient {
     const categories = await this.cached(KEYS.categories, '/api/v1/categories');
     if (config) {
       if (compareVersions(this.version, config.minExtensionVersion) >= 0) await this.save(KEYS.outdated, false);
-      await this.armRefresh(config.refreshIntervalSeconds, false); // a new interval re-arms it
+      await this.armRefresh(config.refreshIntervalSeconds); // a new interval re-arms it
     }
     return { config, categories };
   }
@@ -287,8 +288,8 @@ export function installWorker(client, api = globalThis.browser || globalThis.chr
     answer.then((r) => sendResponse({ ok: true, ...r }), (e) => sendResponse({ ok: false, error: String(e && e.message || e) }));
     return true;
   });
-  api.alarms.onAlarm.addListener((alarm) => { client.onAlarm(alarm); });
-  return client.start();
+  api.alarms.onAlarm.addListener((alarm) => { client.onAlarm(alarm).catch((e) => client.log(`${alarm.name}: ${e}`)); });
+  return client.start().catch((e) => client.log(`start: ${e}`));
 }
 
 // Page side: ask the worker. ask('query', {placement, country}) -> {ok, offers, reason}.
