@@ -93,7 +93,7 @@ $(BUILD)/network_probe: $(BUILD)/obj/tests/network_probe/network_probe.o $(BUILD
 	$(CXX) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 # Every suite: unit (GoogleTest), end-to-end behind lighttpd and Apache; ends with "N passed, M failed".
-test: all $(BUILD)/unit_tests $(BUILD)/network_probe $(NODE_OK) fuzz-build
+test: all $(BUILD)/unit_tests $(BUILD)/network_probe $(NODE_OK) fuzz-build bundle
 	@bash scripts/run-tests.sh
 
 # The portable bundle for shared hosting (scripts/bundle.sh, docs/shared-hosting.md): the same
