@@ -93,8 +93,25 @@ $(BUILD)/network_probe: $(BUILD)/obj/tests/network_probe/network_probe.o $(BUILD
 	$(CXX) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 # Every suite: unit (GoogleTest), end-to-end behind lighttpd and Apache; ends with "N passed, M failed".
-test: all $(BUILD)/unit_tests $(BUILD)/network_probe $(NODE_OK) fuzz-build
+test: all $(BUILD)/unit_tests $(BUILD)/network_probe $(NODE_OK) fuzz-build bundle
 	@bash scripts/run-tests.sh
+
+# The portable bundle for shared hosting (scripts/bundle.sh, docs/shared-hosting.md): the same
+# objects linked with libstdc++, libgcc, libfcgi and Connector/C++ static; the rest of the
+# shared libraries and this build's dynamic loader are copied beside them.
+BUNDLE_LIBS := -static-libstdc++ -static-libgcc -Wl,-Bstatic -lfcgi -lmysqlcppconn-static \
+               -Wl,-Bdynamic -l:libmariadb.so.3 -lssl -lcrypto -lcurl -lz
+.PHONY: bundle
+$(BUILD)/bundle-bin/placard.fcgi: $(BUILD)/obj/fcgi-app/placard_main.o $(BUILD)/obj/fcgi-app/worker_pool.o $(BUILD)/obj/fcgi-app/body_deadline.o $(BUILD)/obj/fcgi-app/listen_socket.o $(BUILD)/libplacard.a
+	@mkdir -p $(dir $@)
+	$(CXX) $(LDFLAGS) -o $@ $^ $(BUNDLE_LIBS)
+
+$(BUILD)/bundle-bin/placardctl: $(CTL_OBJS) $(BUILD)/libplacard.a
+	@mkdir -p $(dir $@)
+	$(CXX) $(LDFLAGS) -o $@ $^ $(BUNDLE_LIBS)
+
+bundle: $(BUILD)/bundle-bin/placard.fcgi $(BUILD)/bundle-bin/placardctl $(NODE_OK)
+	@BUILD=$(BUILD) bash scripts/bundle.sh
 
 bench: all
 	@bash scripts/bench.sh

@@ -384,17 +384,22 @@ int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::
                                 : fcgi::open_listen_socket(listen, cfg.socket_mode, socket_group);
   log.info("placard.fcgi serving on " + (spawned ? std::string("fd 0") : listen) + " with " +
            std::to_string(threads) + " threads");
-  // Counts recorded events into the statistics rollups every second (one worker at a time).
-  db::RollupJob rollups(
-      params, std::chrono::seconds(1),
-      [&holder]() -> std::optional<db::RateLimits> {
-        const auto snap = holder.get();
-        if (!snap) return std::nullopt;
-        return api::rate_limits(snap->settings);
-      },
-      [&](const std::string& msg) { log.info(msg); });
+  // Background work (rollups every second, retention, scheduled syncs), one runner at a time
+  // across hosts; none with background_jobs = cron (placardctl runs it from cron instead).
+  const bool background = cfg.background_jobs == "workers";
+  std::optional<db::RollupJob> rollups;
+  if (background) {
+    rollups.emplace(
+        params, std::chrono::seconds(1),
+        [&holder]() -> std::optional<db::RateLimits> {
+          const auto snap = holder.get();
+          if (!snap) return std::nullopt;
+          return api::rate_limits(snap->settings);
+        },
+        [&](const std::string& msg) { log.info(msg); });
+  }
   std::optional<db::RetentionJob> retention;
-  if (cfg.retention_interval_seconds > 0) {
+  if (background && cfg.retention_interval_seconds > 0) {
     const std::chrono::seconds interval(cfg.retention_interval_seconds);
     retention.emplace(
         params, std::min(interval, std::chrono::seconds(30)), interval,
@@ -406,14 +411,17 @@ int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::
         },
         [&](const std::string& msg) { log.info(msg); });
   }
-  db::SyncSchedule sync_schedule(
-      params, std::chrono::seconds(cfg.network.schedule_check_seconds), sync_job,
-      [&holder]() -> std::optional<int> {
-        const auto snap = holder.get();
-        if (!snap) return std::nullopt;
-        return snap->settings.network_sync_interval_minutes;
-      },
-      [&](const std::string& msg) { log.info(msg); });
+  std::optional<db::SyncSchedule> sync_schedule;
+  if (background) {
+    sync_schedule.emplace(
+        params, std::chrono::seconds(cfg.network.schedule_check_seconds), sync_job,
+        [&holder]() -> std::optional<int> {
+          const auto snap = holder.get();
+          if (!snap) return std::nullopt;
+          return snap->settings.network_sync_interval_minutes;
+        },
+        [&](const std::string& msg) { log.info(msg); });
+  }
   std::thread refresh_thread([&] {
     const db::DriverThreadScope scope;
     refresher.run();
@@ -427,9 +435,9 @@ int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::
         },
         log);
   }
-  sync_schedule.stop();
+  if (sync_schedule) sync_schedule->stop();
   if (retention) retention->stop();
-  rollups.stop();
+  if (rollups) rollups->stop();
   refresher.stop();
   refresh_thread.join();
   retention.reset();

@@ -1,15 +1,14 @@
 // placardctl retention run: one retention pass now (what each worker does every
-// retention.interval_seconds), with the settings stored in the database.
+// retention.interval_seconds), with the settings stored in the database; for cron where no
+// worker lives between requests (mod_fcgid reaps idle ones).
 #include <iostream>
-#include <map>
-#include <string>
-#include <vector>
 
-#include "lib/catalog/settings.h"
+#include "lib/db/background_runs.h"
 #include "lib/db/connection_params.h"
 #include "lib/db/retention.h"
 #include "placardctl/args.h"
 #include "placardctl/commands.h"
+#include "placardctl/stored_settings.h"
 
 namespace placard::ctl {
 
@@ -24,11 +23,7 @@ int cmd_retention(const Context& ctx, const Argv& argv) {
   const auto cfg = ctx.load();
   db::init_driver();
   db::MysqlSession session(db::admin_params(cfg));
-  std::map<std::string, std::string> values;
-  const auto rs = db::query(session.prepared("SELECT name, value FROM settings"));
-  while (rs->next()) values[rs->getString(1).asStdString()] = rs->getString(2).asStdString();
-  std::vector<std::string> problems;
-  const auto settings = catalog::parse_settings(values, problems);
+  const auto settings = stored_settings(session);
   const int days =
       db::effective_retention_days(settings.raw_event_retention_days, settings.token_ttl_seconds);
   const auto pass = db::delete_old_events(session, days, db::RetentionOptions{});
@@ -36,6 +31,7 @@ int cmd_retention(const Context& ctx, const Argv& argv) {
     std::cout << "another retention pass is running; nothing done\n";
     return 0;
   }
+  db::record_background_run(session, "retention", true, "placardctl");
   std::cout << "retention " << days << " days: deleted " << pass.impressions << " impressions and "
             << pass.clicks << " clicks\n";
   return 0;

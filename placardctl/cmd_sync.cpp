@@ -1,4 +1,5 @@
-// placardctl sync --network NAME: one network sync now (for cron), the same job as POST
+// placardctl sync --network NAME: one network sync now (for cron); --due: what the schedule says
+// is due, the same job as POST
 // /admin/api/v1/network/sync and the workers' schedule, under the same lock. Prints progress;
 // exit status 0 when the run succeeded, 1 when it failed, 3 when a sync already runs somewhere,
 // 4 when the network has no credentials.
@@ -7,22 +8,56 @@
 #include <string>
 
 #include "lib/db/admin_db.h"
+#include "lib/db/background_runs.h"
 #include "lib/db/connection_params.h"
 #include "lib/db/mysql_sync_store.h"
+#include "lib/db/sync_runner.h"
 #include "lib/network/sync_job.h"
 #include "placardctl/args.h"
 #include "placardctl/commands.h"
+#include "placardctl/stored_settings.h"
 
 namespace placard::ctl {
 
+namespace {
+
+int sync_due(const Context& ctx) {
+  const auto cfg = ctx.load();
+  std::optional<crypto::CredentialKeys> keys;
+  if (!cfg.credentials_key.empty()) keys = crypto::CredentialKeys::parse(cfg.credentials_key);
+  db::init_driver();
+  db::MysqlSession session(db::admin_params(cfg));
+  const int minutes = stored_settings(session).network_sync_interval_minutes;
+  if (minutes <= 0) {
+    std::cout << "scheduled syncs are off (networkSyncIntervalMinutes is 0); nothing done\n";
+    return 0;
+  }
+  network::SyncJob job(network::sync_settings(cfg.network), keys ? &*keys : nullptr);
+  const auto report = [](const std::string& m) { std::cout << m << "\n"; };
+  const int ran = db::run_due_syncs(
+      session, job, minutes, [] { return false; }, report);
+  db::record_background_run(session, "sync", true, "placardctl");
+  std::cout << ran << (ran == 1 ? " sync" : " syncs") << " ran\n";
+  return 0;
+}
+
+}  // namespace
+
 int cmd_sync(const Context& ctx, const Argv& argv) {
-  const auto a = parse(argv, {"network"}, {});
+  const auto a = parse(argv, {"network"}, {"due"});
   if (a.help) {
     std::cout << "placardctl sync --network admitad|awin\n"
                  "Imports the network's offers now (the same job as the admin API's sync), one\n"
                  "sync at a time across all hosts. Exit status: 0 succeeded, 1 failed, 3 another\n"
-                 "sync is running, 4 the network has no credentials.\n";
+                 "sync is running, 4 the network has no credentials.\n"
+                 "placardctl sync --due\n"
+                 "Syncs only the networks the schedule says are due (networkSyncIntervalMinutes;\n"
+                 "0 = off: nothing), for cron where no worker lives between requests.\n";
     return 0;
+  }
+  if (a.flag("due")) {
+    if (a.has("network")) throw UsageError("--due and --network exclude each other");
+    return sync_due(ctx);
   }
   const std::string network = a.need("network");
   if (network != "admitad" && network != "awin") {

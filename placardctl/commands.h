@@ -33,6 +33,7 @@ int cmd_check(const Context& ctx, const Argv& argv);
 int cmd_catalog(const Context& ctx, const Argv& argv);
 int cmd_grant(const Context& ctx, const Argv& argv);
 int cmd_retention(const Context& ctx, const Argv& argv);
+int cmd_rollup(const Context& ctx, const Argv& argv);
 int cmd_sync(const Context& ctx, const Argv& argv);
 
 }  // namespace placard::ctl

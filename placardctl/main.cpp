@@ -26,7 +26,8 @@ void usage(std::ostream& out) {
          "  catalog bump  make workers reload the catalog\n"
          "  grant         give the runtime database user its per-table privileges\n"
          "  retention run delete raw events past their retention now\n"
-         "  sync          import a network's offers now (--network admitad|awin)\n"
+         "  rollup        count recorded events into the statistics now\n"
+         "  sync          import a network's offers now (--network admitad|awin, or --due)\n"
          "The config path defaults to $PLACARD_CONFIG, then /etc/placard/placard.conf; the\n"
          "migration credentials' file (db.admin_user, db.admin_password) to\n"
          "$PLACARD_ADMIN_CONFIG, then placard-admin.conf beside the config.\n";
@@ -62,15 +63,11 @@ int main(int argc, char** argv) {
     return args.empty() ? 2 : 0;
   }
   const std::map<std::string, std::function<int(const Context&, const Argv&)>> commands{
-      {"init", ctl::cmd_init},
-      {"migrate", ctl::cmd_migrate},
-      {"demo-data", ctl::cmd_demo_data},
-      {"account", ctl::cmd_account},
-      {"check", ctl::cmd_check},
-      {"catalog", ctl::cmd_catalog},
-      {"grant", ctl::cmd_grant},
-      {"retention", ctl::cmd_retention},
-      {"sync", ctl::cmd_sync}};
+      {"init", ctl::cmd_init},           {"migrate", ctl::cmd_migrate},
+      {"demo-data", ctl::cmd_demo_data}, {"account", ctl::cmd_account},
+      {"check", ctl::cmd_check},         {"catalog", ctl::cmd_catalog},
+      {"grant", ctl::cmd_grant},         {"retention", ctl::cmd_retention},
+      {"rollup", ctl::cmd_rollup},       {"sync", ctl::cmd_sync}};
   const auto it = commands.find(args[0]);
   if (it == commands.end()) {
     std::cerr << "placardctl: unknown command " << args[0] << "\n";

@@ -178,10 +178,45 @@ http::Response stats_response(const StatsQuery& q, db::StatsStore& store) {
   return r;
 }
 
+std::string background_json(const std::vector<db::BackgroundRun>& runs) {
+  rapidjson::StringBuffer buf;
+  json::Writer w(buf);
+  w.StartObject();
+  w.Key("jobs");
+  w.StartArray();
+  for (const char* job : {"rollup", "retention", "sync"}) {
+    const db::BackgroundRun* run = nullptr;
+    for (const auto& r : runs) {
+      if (r.job == job) run = &r;
+    }
+    w.StartObject();
+    w.Key("job");
+    w.String(job);
+    w.Key("lastRunAt");
+    write_time(w, run != nullptr ? std::optional<std::int64_t>(run->ran_at) : std::nullopt);
+    w.Key("ok");
+    if (run != nullptr) {
+      w.Bool(run->ok);
+    } else {
+      w.Null();
+    }
+    w.Key("runner");
+    write_string_or_null(w,
+                         run != nullptr ? std::optional<std::string>(run->runner) : std::nullopt);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return json::to_string(buf);
+}
+
 void add_stats_routes(AdminRouter& admin) {
   AdminContext& ctx = admin.context();
   admin.read("/stats", [&ctx](http::Request& req, const Actor&) {
     return stats_response(parse_stats_query(req), ctx.stores.stats);
+  });
+  admin.read("/background", [&ctx](http::Request&, const Actor&) {
+    return ok(background_json(ctx.stores.stats.background_runs()));
   });
 }
 

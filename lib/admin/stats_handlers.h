@@ -11,7 +11,8 @@
 namespace placard::admin {
 
 // GET /stats?from=YYYY-MM-DD&to=YYYY-MM-DD&groupBy=day|placement|offer|country[&format=csv]
-// (contract 6.1). Read access: any signed-in account.
+// (contract 6.1) and GET /background (when the background jobs last ran). Read access: any
+// signed-in account.
 void add_stats_routes(AdminRouter& admin);
 
 inline constexpr int kMaxStatsDays = 366;
@@ -40,6 +41,10 @@ double click_through_rate(const db::StatsCounts& c);
 std::string stats_json(const StatsQuery& q, const db::StatsReport& report);
 // RFC 4180: header line key,impressions,clicks,ctr; CRLF line ends; fields quoted when needed.
 std::string stats_csv(const db::StatsReport& report);
+// GET /background: {"jobs": [{"job", "lastRunAt", "ok", "runner"}]} for rollup, retention and
+// sync, in that order; a job that never ran has lastRunAt, ok and runner null.
+std::string background_json(const std::vector<db::BackgroundRun>& runs);
+
 // The answer for a query, from the store (JSON or CSV with its Content-Disposition).
 http::Response stats_response(const StatsQuery& q, db::StatsStore& store);
 

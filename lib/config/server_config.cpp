@@ -94,6 +94,11 @@ ServerConfig server_config_from(const std::map<std::string, std::string>& values
       c.catalog_poll_ms = to_int(key, value, 10, 60000);
     } else if (key == "retention.interval_seconds") {
       c.retention_interval_seconds = to_int(key, value, 0, 7 * 86400);
+    } else if (key == "background_jobs") {
+      if (value != "workers" && value != "cron") {
+        throw ConfigError(key + ": expected workers or cron");
+      }
+      c.background_jobs = value;
     } else if (key == "sql_dir") {
       c.sql_dir = value;
     } else if (key == "network.admitad.api_base") {
@@ -151,7 +156,10 @@ std::string render_server_config(const ServerConfig& c) {
     << "log_file = " << c.log_file << "\n"
     << "sql_dir = " << c.sql_dir << "\n"
     << "catalog.poll_ms = " << c.catalog_poll_ms << "\n"
-    << "retention.interval_seconds = " << c.retention_interval_seconds << "\n\n"
+    << "retention.interval_seconds = " << c.retention_interval_seconds << "\n"
+    << "# workers: each worker runs rollups, retention and scheduled syncs; cron: only\n"
+    << "# placardctl rollup / retention run / sync --due do (web servers that reap idle workers).\n"
+    << "background_jobs = " << c.background_jobs << "\n\n"
     << "db.socket = " << c.db.socket << "\n"
     << "db.host = " << c.db.host << "\n"
     << "db.port = " << c.db.port << "\n"

@@ -54,6 +54,10 @@ struct ServerConfig {
   // How often each worker deletes raw events past their retention (0: never; the first pass
   // runs shortly after start). One pass at a time across hosts (a database lock).
   int retention_interval_seconds = 600;
+  // Who runs the background work (rollups, retention, scheduled syncs): "workers" (each worker
+  // process, one at a time across hosts) or "cron" (only placardctl rollup / retention run /
+  // sync --due, for hosts whose web server reaps idle workers: mod_fcgid on shared hosting).
+  std::string background_jobs = "workers";
   std::string sql_dir;
   NetworkConfig network;
   // Reverse proxies whose X-Forwarded-For names the client (http::TrustedProxies::parse): for

@@ -5,6 +5,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "lib/db/background_runs.h"
 #include "lib/db/stats_months.h"
 #include "lib/db/stats_range.h"
 #include "lib/util/time_format.h"
@@ -200,6 +201,10 @@ IgnoredByReason MysqlStatsStore::ignored_by_reason(std::int64_t from_day, std::i
     }
   });
   return out;
+}
+
+std::vector<BackgroundRun> MysqlStatsStore::background_runs() {
+  return db_.call([](MysqlSession& s) { return read_background_runs(s); });
 }
 
 }  // namespace placard::db

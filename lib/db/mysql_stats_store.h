@@ -21,6 +21,7 @@ class MysqlStatsStore : public StatsStore {
 
   StatsReport report(StatsGroup group, std::int64_t from_day, std::int64_t to_day,
                      std::size_t max_rows) override;
+  std::vector<BackgroundRun> background_runs() override;
 
  private:
   // Every key's sums over the days, one row per key.

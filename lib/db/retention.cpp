@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "lib/db/background_runs.h"
 #include "lib/db/named_lock.h"
 
 namespace placard::db {
@@ -70,6 +71,7 @@ void RetentionJob::run_pass(MysqlSession& session) {
   options.wait = [this](std::chrono::milliseconds d) { job_.sleep_for(d); };
   try {
     const auto pass = delete_old_events(session, days, options);
+    if (pass.ran) record_background_run(session, "retention", true, "worker");
     if (pass.ran && (pass.impressions > 0 || pass.clicks > 0) && report_) {
       report_("retention: deleted " + std::to_string(pass.impressions) + " impressions and " +
               std::to_string(pass.clicks) + " clicks older than " + std::to_string(days) + " days");

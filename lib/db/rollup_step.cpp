@@ -1,9 +1,11 @@
 #include "lib/db/rollup_step.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "lib/db/background_runs.h"
 #include "lib/db/named_lock.h"
 #include "lib/db/stats_months.h"
 #include "lib/db/stats_range.h"
@@ -260,14 +262,43 @@ RollupJob::RollupJob(ConnectionParams params, std::chrono::milliseconds interval
       job_(std::move(params), interval, interval,
            [this](MysqlSession& session) { run_pass(session); }) {}
 
+RollupPass roll_up_backlog(MysqlSession& session, const RateLimits& limits,
+                           std::chrono::milliseconds budget) {
+  const auto deadline = std::chrono::steady_clock::now() + budget;
+  RollupPass total;
+  for (bool first = true;; first = false) {
+    const auto pass = roll_up_events(session, RollupOptions{}, limits);
+    if (!pass.ran) {
+      if (first) return total;
+      break;
+    }
+    total.ran = true;
+    total.impressions += pass.impressions;
+    total.clicks += pass.clicks;
+    total.ignored += pass.ignored;
+    if (pass.impressions + pass.clicks + pass.ignored == 0) break;
+    if (std::chrono::steady_clock::now() >= deadline) break;
+  }
+  const auto left = deadline - std::chrono::steady_clock::now();
+  build_months(session, last_sealed_day(util::unix_now()),
+               std::max(std::chrono::duration_cast<std::chrono::milliseconds>(left),
+                        std::chrono::milliseconds(300)));
+  return total;
+}
+
 void RollupJob::run_pass(MysqlSession& session) {
   try {
     // No settings yet (no snapshot): wait, rather than count rows nobody judged.
     const auto limits = limits_();
     if (!limits) return;
-    roll_up_events(session, RollupOptions{}, *limits);
+    const auto pass = roll_up_events(session, RollupOptions{}, *limits);
     if (failing_ && report_) report_("rollups: counting again");
     failing_ = false;
+    const auto now = std::chrono::steady_clock::now();
+    if (pass.ran && (!recorded_ || now - *recorded_ >= std::chrono::seconds(30))) {
+      record_background_run(session, "rollup", true, "worker");
+      recorded_ = now;
+    }
   } catch (const std::exception& e) {
     // Reported once per outage, not every second: the events wait in the raw tables.
     if (!failing_ && report_) report_(std::string("rollups: ") + e.what());

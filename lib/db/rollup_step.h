@@ -39,6 +39,13 @@ struct RollupPass {
 RollupPass roll_up_events(MysqlSession& session, const RollupOptions& options,
                           const RateLimits& limits);
 
+// Passes until the backlog is counted (a pass counted nothing, another runner holds the lock, or
+// `budget` ran out), then the sealed days into their months: what `placardctl rollup` does from
+// cron where no worker lives between requests. Returns the rows counted; `ran` false when
+// another runner held the lock on the first pass.
+RollupPass roll_up_backlog(MysqlSession& session, const RateLimits& limits,
+                           std::chrono::milliseconds budget);
+
 // Each worker's rollup step: a pass every `interval` (a second by default).
 class RollupJob {
  public:
@@ -55,7 +62,9 @@ class RollupJob {
   Report report_;
   bool failing_ = false;         // the last pass failed: report the next success once
   bool months_failing_ = false;  // the same for the monthly sums (stats_months.h)
-  PeriodicJob job_;              // last: its thread starts after everything above is ready
+  // background_runs is written at most every kRecordEvery per process (the dashboard's "last ran").
+  std::optional<std::chrono::steady_clock::time_point> recorded_;
+  PeriodicJob job_;  // last: its thread starts after everything above is ready
 };
 
 }  // namespace placard::db

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/db/background_run.h"
 #include "lib/db/ignored_reason.h"
 
 namespace placard::db {
@@ -56,6 +57,8 @@ class StatsStore {
   // rows, by impressions (highest first), ties by key (as text, ascending).
   virtual StatsReport report(StatsGroup group, std::int64_t from_day, std::int64_t to_day,
                              std::size_t max_rows) = 0;
+  // When the background jobs that keep the statistics (rollup, retention, sync) last ran.
+  virtual std::vector<BackgroundRun> background_runs() { return {}; }
 };
 
 }  // namespace placard::db

@@ -3,6 +3,7 @@
 #include <ctime>
 
 #include "lib/db/admin_db.h"
+#include "lib/db/background_runs.h"
 #include "lib/db/mysql_network_store.h"
 #include "lib/db/mysql_sync_store.h"
 
@@ -70,32 +71,44 @@ SyncSchedule::SyncSchedule(ConnectionParams params, std::chrono::milliseconds ch
       report_(std::move(report)),
       job_(std::move(params), check, check, [this](MysqlSession& session) { run_pass(session); }) {}
 
+int run_due_syncs(MysqlSession& session, network::SyncJob& sync, int minutes,
+                  const std::function<bool()>& stopping, const SyncSchedule::Report& report) {
+  if (minutes <= 0) return 0;
+  AdminDb db(session, report);
+  MysqlNetworkStore networks(db);
+  MysqlSyncStore store(db);
+  const auto due = [&](const std::string& network) {
+    if (!networks.credentials(network)) return false;
+    const auto last = networks.last_sync(network);
+    return !last || std::time(nullptr) - last->started_at >= std::int64_t{minutes} * 60;
+  };
+  int ran = 0;
+  for (const std::string network : {"admitad", "awin"}) {
+    if (stopping() || !due(network)) continue;
+    if (!store.try_lock()) return ran;  // another worker syncs now
+    if (!due(network)) {                // another worker has just synced it
+      store.unlock();
+      continue;
+    }
+    const auto begun = sync.begin(store, network);
+    if (begun.state != network::SyncStart::started) continue;
+    const auto outcome = sync.run(store, network, begun.run_id, std::nullopt);
+    ++ran;
+    if (report) report("scheduled " + sync_report(network, begun.run_id, outcome));
+  }
+  return ran;
+}
+
 void SyncSchedule::run_pass(MysqlSession& session) {
   const auto minutes = interval_();
   if (!minutes || *minutes <= 0) return;
   try {
-    AdminDb db(session, report_);
-    MysqlNetworkStore networks(db);
-    MysqlSyncStore store(db);
-    const auto due = [&](const std::string& network) {
-      if (!networks.credentials(network)) return false;
-      const auto last = networks.last_sync(network);
-      return !last || std::time(nullptr) - last->started_at >= std::int64_t{*minutes} * 60;
-    };
-    for (const std::string network : {"admitad", "awin"}) {
-      if (job_.stopping() || !due(network)) continue;
-      if (!store.try_lock()) return;  // another worker syncs now
-      if (!due(network)) {            // another worker has just synced it
-        store.unlock();
-        continue;
-      }
-      const auto begun = sync_.begin(store, network);
-      if (begun.state != network::SyncStart::started) continue;
-      const auto outcome = sync_.run(store, network, begun.run_id, std::nullopt);
-      if (report_) report_("scheduled " + sync_report(network, begun.run_id, outcome));
-    }
+    run_due_syncs(
+        session, sync_, *minutes, [this] { return job_.stopping(); }, report_);
+    record_background_run(session, "sync", true, "worker");
   } catch (const std::exception& e) {
     if (report_) report_(std::string("scheduled network sync: ") + e.what());
+    record_background_run(session, "sync", false, "worker");
   }
 }
 

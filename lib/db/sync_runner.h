@@ -63,6 +63,12 @@ class SyncSchedule {
   PeriodicJob job_;  // last: its thread starts after everything above is ready
 };
 
+// One schedule check: each network with credentials whose last run started at least `minutes`
+// ago is synced, under the sync lock (taken: nothing more is done). What the workers' schedule
+// runs, and `placardctl sync --due` from cron. Returns how many syncs ran.
+int run_due_syncs(MysqlSession& session, network::SyncJob& sync, int minutes,
+                  const std::function<bool()>& stopping, const SyncSchedule::Report& report);
+
 // A sync run's result for the log: "network sync admitad run 12: succeeded (3 created, ...)".
 std::string sync_report(const std::string& network, std::uint64_t run_id,
                         const network::SyncOutcome& outcome);

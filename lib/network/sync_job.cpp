@@ -1,10 +1,12 @@
 #include "lib/network/sync_job.h"
+#include "lib/network/ca_bundle.h"
 
 #include <ctime>
 #include <memory>
 
 #include "lib/db/errors.h"
 #include "lib/network/awin.h"
+#include "lib/network/ca_bundle.h"
 #include "lib/network/credentials.h"
 
 namespace placard::network {
@@ -71,7 +73,7 @@ SyncSettings sync_settings(const config::NetworkConfig& c) {
   s.admitad_api_base = c.admitad_api_base;
   s.awin_api_base = c.awin_api_base;
   s.http.timeout_seconds = c.timeout_seconds;
-  s.http.ca_file = c.ca_file;
+  s.http.ca_file = ca_file_for(c.ca_file);
   s.page_size = c.page_size;
   return s;
 }

@@ -1,4 +1,5 @@
-// Impressions, clicks and CTR over time (uPlot), CTR per placement, top offers, last sync.
+// Impressions, clicks and CTR over time (uPlot), CTR per placement, top offers, last sync, and
+// when the background work last ran.
 import { api, optional, query, statsUrl } from '../api.js';
 import { add, h, note, table, fmtInt, fmtPct, fmtTime } from '../dom.js';
 import { Form, input, submit } from '../forms.js';
@@ -27,7 +28,8 @@ export async function render(view, ctx) {
   const perPlacement = h('section', { class: 'card', 'aria-labelledby': 'pl-h' }, h('h2', { id: 'pl-h' }, 'CTR per placement'));
   const topOffers = h('section', { class: 'card wide', 'aria-labelledby': 'to-h' }, h('h2', { id: 'to-h' }, 'Top offers'));
   const sync = h('section', { class: 'card', 'aria-labelledby': 'sy-h' }, h('h2', { id: 'sy-h' }, 'Last sync'));
-  add(view, h('h1', {}, 'Dashboard'), form.el, h('div', { class: 'grid' }, chartBox, perPlacement, sync, topOffers));
+  const background = h('section', { class: 'card', 'aria-labelledby': 'bg-h', id: 'background-work' }, h('h2', { id: 'bg-h' }, 'Background work'));
+  add(view, h('h1', {}, 'Dashboard'), form.el, h('div', { class: 'grid' }, chartBox, perPlacement, sync, background, topOffers));
 
   const range = { from, to };
   let days;
@@ -45,7 +47,7 @@ export async function render(view, ctx) {
       days = null;
     }
   }
-  const work = [renderSync(sync)];
+  const work = [renderSync(sync), renderBackground(background)];
   if (days) {
     work.push(renderChart(chartBox, days, range));
     work.push(renderPlacements(perPlacement, range));
@@ -133,4 +135,22 @@ async function renderSync(box) {
     return h('li', {}, h('strong', {}, x.network === 'admitad' ? 'Admitad' : x.network === 'awin' ? 'Awin' : x.network), ': ', state);
   });
   add(box, h('ul', { class: 'plain' }, items), h('p', {}, h('a', { href: '#/network' }, 'Network settings')));
+}
+
+// When rollups, retention and scheduled syncs last ran (workers, or placardctl from cron).
+const JOB_NAMES = { rollup: 'Statistics rollup', retention: 'Raw event retention', sync: 'Scheduled sync check' };
+async function renderBackground(box) {
+  const b = await optional('/background');
+  if (!b) { add(box, note('info', 'Background work is not reported by this server.')); return; }
+  const now = Date.now();
+  const items = b.jobs.map((j) => {
+    const ageMin = j.lastRunAt ? (now - Date.parse(j.lastRunAt)) / 60000 : null;
+    const state = j.lastRunAt
+      ? `${j.ok ? 'ran' : 'failed'} ${fmtTime(j.lastRunAt)} (${j.runner === 'placardctl' ? 'from cron' : 'in a worker'})`
+      : 'never ran';
+    const stale = j.job === 'rollup' && (ageMin === null || ageMin > 10);
+    return h('li', { dataset: { job: j.job, stale: String(stale) } }, h('strong', {}, JOB_NAMES[j.job] || j.job), ': ', state,
+      stale ? h('span', { class: 'warn' }, ' — statistics may lag: is the cron line for placardctl rollup in place?') : '');
+  });
+  add(box, h('ul', { class: 'plain' }, items));
 }
