@@ -147,6 +147,21 @@ class SharedHost:
         self.configure()
         self.start_apache()
 
+    def cron(self, line, timeout=300):
+        """A crontab line's command as cron runs it: /bin/sh -c, cron's few variables, in HOME."""
+        env = ["env", "-i", "HOME=" + self.home, "LOGNAME=" + self.user, "SHELL=/bin/sh",
+               "PATH=/usr/bin:/bin"]
+        return run(["runuser", "-u", self.user, "--"] + env + ["/bin/sh", "-c", line],
+                   cwd=self.home, timeout=timeout, check=False)
+
+    def pending_raw_events(self):
+        """Raw impressions and clicks above the rollup watermark (not counted yet)."""
+        row = self.user_sql("SELECT (SELECT COUNT(*) FROM impressions WHERE id > (SELECT last_id "
+                            "FROM rollup_progress WHERE name = 'impressions')), (SELECT COUNT(*) "
+                            "FROM clicks WHERE id > (SELECT last_id FROM rollup_progress WHERE "
+                            "name = 'clicks'))")[0]
+        return int(row[0]), int(row[1])
+
     def as_user(self, cmd, cwd, stdin=None, timeout=120):
         env = ["env", "-i", "HOME=" + self.home, "PATH=/usr/bin:/bin", "LANG=C"]
         kw = {} if stdin is None else {"input": stdin}
@@ -246,6 +261,10 @@ class SharedHost:
                 self.as_user(["./placardctl", "init"] + common + extra, cwd=self.install(name))
         finally:
             os.unlink(pwfile)
+        # Between visits mod_fcgid ends the workers: the background work is cron's (the guide).
+        for name in ("placard", SUBFOLDER):
+            self.as_user(["sed", "-i", "s/^background_jobs = .*/background_jobs = cron/",
+                          "placard.conf"], cwd=self.install(name))
         self.as_user(["./placardctl", "migrate"], cwd=placard, timeout=300)
         self.as_user(["./placardctl", "account", "create", "--email", ADMIN_EMAIL, "--approve"],
                      cwd=placard, stdin=(self.admin_password + "\n").encode(), timeout=120)
@@ -505,6 +524,40 @@ class SiteRootTests(InstallTests, FilesTests, unittest.TestCase):
         elapsed = time.monotonic() - started
         self.assertLess(elapsed, 5.0, "first answers after the reap took %.1f s" % elapsed)
         self.assertTrue(ENV.all_workers(), "answered, yet no worker was spawned")
+
+    def test_cron_lines_count_with_no_worker_alive(self):
+        """background_jobs = cron: the workers count nothing; the guide's crontab lines, run as
+        cron runs them while no worker process is alive, do."""
+        offers = self.json_ok("POST", "/api/v1/offers/query", H.query_body(category="electronics"))
+        for offer in offers["offers"][:3]:
+            doc = self.json_ok("POST", "/api/v1/events/impression",
+                               {"impressionToken": offer["impressionToken"]})
+            self.assertEqual(doc, {"status": "recorded"})
+        st, _, _ = self.site.http("GET", offers["offers"][0]["clickUrl"])
+        self.assertEqual(st, 302)
+        self.assertTrue(H.wait_until(lambda: not ENV.all_workers(), timeout=30, interval=0.25),
+                        "the idle worker was not reaped within 30 s")
+        impressions, clicks = ENV.pending_raw_events()
+        self.assertGreaterEqual((impressions, clicks), (3, 1))
+        proc = ENV.cron("$HOME/public_html/placard/placardctl rollup")
+        out = proc.stdout.decode()
+        self.assertEqual(proc.returncode, 0, out + proc.stderr.decode())
+        self.assertIn("counted %d impressions, %d clicks" % (impressions, clicks), out)
+        self.assertEqual(ENV.pending_raw_events(), (0, 0))
+        # The daily statistics (by offer) hold every raw event: counted or counted as ignored.
+        counted = ENV.user_sql(
+            "SELECT SUM(impressions), SUM(ignored_impressions), SUM(clicks), SUM(ignored_clicks) "
+            "FROM stats_daily WHERE dim = 'offer'")[0]
+        raw = ENV.user_sql(
+            "SELECT (SELECT COUNT(*) FROM impressions WHERE ignored IS NULL), (SELECT COUNT(*) "
+            "FROM impressions WHERE ignored IS NOT NULL), (SELECT COUNT(*) FROM clicks WHERE "
+            "ignored IS NULL), (SELECT COUNT(*) FROM clicks WHERE ignored IS NOT NULL)")[0]
+        self.assertEqual(counted, raw)
+        for line in ("$HOME/public_html/placard/placardctl retention run",
+                     "$HOME/public_html/placard/placardctl sync --due"):
+            proc = ENV.cron(line)
+            self.assertEqual(proc.returncode, 0, line + proc.stderr.decode())
+        self.assertEqual(ENV.all_workers(), [], "a cron command left or started a worker")
 
     def test_the_sites_other_pages_still_work(self):
         with open(os.path.join(ENV.public_html, "hello.html"), "w") as f:
