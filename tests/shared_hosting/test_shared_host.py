@@ -523,7 +523,10 @@ class SiteRootTests(InstallTests, FilesTests, unittest.TestCase):
         self.assertTrue(offers["offers"])
         elapsed = time.monotonic() - started
         self.assertLess(elapsed, 5.0, "first answers after the reap took %.1f s" % elapsed)
-        self.assertTrue(ENV.all_workers(), "answered, yet no worker was spawned")
+        fresh = ENV.all_workers()
+        self.assertTrue(fresh, "answered, yet no worker was spawned")
+        log("after the reap: config and a query answered in %.2f s; new worker's %s"
+            % (elapsed, proc_status(fresh[0]).get("VmRSS", "VmRSS ?").strip()))
 
     def test_cron_lines_count_with_no_worker_alive(self):
         """background_jobs = cron: the workers count nothing; the guide's crontab lines, run as
