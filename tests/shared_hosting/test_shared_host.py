@@ -562,6 +562,40 @@ class SiteRootTests(InstallTests, FilesTests, unittest.TestCase):
             self.assertEqual(proc.returncode, 0, line + proc.stderr.decode())
         self.assertEqual(ENV.all_workers(), [], "a cron command left or started a worker")
 
+    def test_upgrade_as_the_guide_says(self):
+        """docs/shared-hosting.md's upgrade: unpack beside, copy the config, migrate and check from
+        the new folder, swap the folders while the old worker may still run; the next requests are
+        answered by a worker started from the new folder."""
+        self.json_ok("GET", "/api/v1/config")  # a worker of the current folder is alive
+        copy = os.path.join(ENV.home, os.path.basename(ENV.bundle))
+        shutil.copy(ENV.bundle, copy)
+        os.chown(copy, ENV.uid, ENV.gid)
+        top = os.path.basename(ENV.bundle)[:-len(".tar.gz")]
+        try:
+            ENV.as_user(["tar", "-xzf", copy], cwd=ENV.public_html)
+        finally:
+            os.unlink(copy)
+        ENV.as_user(["cp", "-p", "placard/placard.conf", "placard/placard-admin.conf", top + "/"],
+                    cwd=ENV.public_html)
+        out = ENV.as_user(["./placardctl", "migrate"], cwd=os.path.join(ENV.public_html, top))
+        self.assertIn(b"schema is up to date", out.stdout)
+        out = ENV.as_user(["./placardctl", "check"], cwd=os.path.join(ENV.public_html, top))
+        self.assertIn(b"database: reachable", out.stdout)
+        ENV.as_user(["sh", "-c", "mv placard placard.old && mv %s placard" % top],
+                    cwd=ENV.public_html)
+        try:
+            self.json_ok("GET", "/api/v1/config")
+            new_dir = ENV.install("placard")
+            cwds = []
+            for pid in ENV.all_workers():
+                with contextlib.suppress(OSError):
+                    cwds.append(os.readlink("/proc/%d/cwd" % pid))
+            self.assertIn(new_dir, cwds, "no worker runs from the new folder")
+            st, _, _ = self.site.http("GET", "/placard.old/placard.conf")
+            self.assertIn(st, (403, 404))
+        finally:
+            ENV.as_user(["rm", "-rf", "placard.old"], cwd=ENV.public_html)
+
     def test_the_sites_other_pages_still_work(self):
         with open(os.path.join(ENV.public_html, "hello.html"), "w") as f:
             f.write("<p>the customer's own page</p>\n")
