@@ -525,8 +525,11 @@ class SiteRootTests(InstallTests, FilesTests, unittest.TestCase):
         self.assertLess(elapsed, 5.0, "first answers after the reap took %.1f s" % elapsed)
         fresh = ENV.all_workers()
         self.assertTrue(fresh, "answered, yet no worker was spawned")
-        log("after the reap: config and a query answered in %.2f s; new worker's %s"
-            % (elapsed, proc_status(fresh[0]).get("VmRSS", "VmRSS ?").strip()))
+        status = proc_status(fresh[0])
+        log("after the reap: config and a query answered in %.2f s; the new worker's VmRSS %s, "
+            "VmHWM %s" % (elapsed, status.get("VmRSS", "?").strip(), status.get("VmHWM", "?").strip()))
+        # A worker start pays no password hash (scrypt: 128 MiB): its peak stays small.
+        self.assertLess(int(status["VmHWM"].split()[0]), 64 * 1024, status["VmHWM"])
 
     def test_cron_lines_count_with_no_worker_alive(self):
         """background_jobs = cron: the workers count nothing; the guide's crontab lines, run as
