@@ -31,8 +31,7 @@
 #include "lib/config/admin_config.h"
 #include "lib/config/listen_address.h"
 #include "lib/config/server_config.h"
-#include "lib/crypto/password_hash.h"
-#include "lib/crypto/random.h"
+#include "lib/crypto/dummy_password_hash.h"
 #include "lib/crypto/sha256.h"
 #include "lib/db/admin_db.h"
 #include "lib/db/catalog_loader.h"
@@ -205,12 +204,13 @@ class ApiThread : public fcgi::RequestHandler {
 };
 
 // The admin API's shared secrets: the key that turns client addresses into keyed hashes (derived
-// from the token keys, so it needs no setting of its own) and a dummy password hash, verified
-// for an unknown email so that it costs what a wrong password costs.
+// from the token keys, so it needs no setting of its own) and the dummy password hash, verified
+// for an unknown email so that it costs what a wrong password costs (a constant: none is computed
+// at start).
 admin::AdminConfig make_admin_config(const config::ServerConfig& cfg) {
   const auto key = crypto::sha256("placard client address key\n" + cfg.token_keys);
   admin::AdminConfig c{std::string(reinterpret_cast<const char*>(key.data()), key.size()),
-                       crypto::hash_password(crypto::random_bytes(16)),
+                       std::string(crypto::dummy_password_hash()),
                        std::nullopt,
                        {},
                        {}};

@@ -10,7 +10,7 @@ readonly PACKAGES=(
   g++ make pkg-config
   libfcgi-dev rapidjson-dev libmysqlcppconn-dev libssl-dev libcurl4-openssl-dev zlib1g-dev libgtest-dev
   mariadb-server mariadb-client
-  lighttpd apache2 libapache2-mod-fcgid
+  lighttpd apache2 libapache2-mod-fcgid apache2-suexec-pristine
   wrk curl python3 openssl
   clang-format clang-tidy
   # make fuzz: clang and its runtimes (libFuzzer, ASan, UBSan; a Recommends of clang, so named).
