@@ -11,9 +11,7 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 import unittest
-import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
