@@ -96,6 +96,12 @@ class StackError(Exception):
     pass
 
 
+# Set by run.py: the run's options (argparse namespace; None when a module runs on its own) and
+# the variables its --stack-env adds to scripts/stack.sh's environment, for every stack of the run.
+run_options = None
+STACK_ENV = {}
+
+
 class Stack:
     def __init__(self, server="lighttpd", build=None, tls=False):
         self.server = server
@@ -119,6 +125,7 @@ class Stack:
             DEMO_DATA="0",
             TLS="1" if self.tls else "0",
         )
+        env.update(STACK_ENV)
         # Sanitizer builds: also write reports to files under the stack's log dir, so they are
         # found even when the web server swallows the worker's standard error.
         if "san" in os.path.basename(self.build.rstrip("/")) or os.environ.get("ASAN_OPTIONS"):
