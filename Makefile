@@ -93,7 +93,8 @@ $(BUILD)/network_probe: $(BUILD)/obj/tests/network_probe/network_probe.o $(BUILD
 	$(CXX) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 # Every suite, in parallel lanes (docs/testing.md); a table of suites and seconds, then "N passed, M failed".
-test: all $(BUILD)/unit_tests $(BUILD)/network_probe $(NODE_OK) fuzz-build
+# The fuzz targets' clang build is the fuzz suite's first step, beside the other suites.
+test: all $(BUILD)/unit_tests $(BUILD)/network_probe $(NODE_OK)
 	@bash scripts/run-tests.sh
 
 # The development loop, a few minutes: build, the unit tests (the handlers' in-process tests

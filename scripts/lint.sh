@@ -75,7 +75,7 @@ have() { command -v "$1" >/dev/null 2>&1 || { echo "lint: $1 is missing (make de
 run_format() { echo "lint: clang-format on ${#cxx[@]} files"; clang-format --dry-run -Werror "${cxx[@]}"; }
 run_shellcheck() {
   echo "lint: shellcheck on ${#sh[@]} files"
-  have shellcheck && shellcheck -S warning "${sh[@]}"
+  have shellcheck && shellcheck -x -S warning "${sh[@]}"
 }
 run_flake8() {
   echo "lint: flake8 on ${#py[@]} files"
