@@ -3,7 +3,8 @@
 # log per suite printed whole when the suite ends, and the table of results at the end.
 #
 # Files under $RESULTS: NAME.json (the suite's own {"passed": N, "failed": M}), NAME.log (its
-# output), rows.tsv (lane, order, name, passed, failed, seconds: one row per finished suite).
+# output), NAME.cpu, rows.tsv (lane, order, name, passed, failed, seconds, CPU seconds: one row
+# per finished suite).
 
 # suite NAME SECONDS COMMAND [ARGS...]: runs COMMAND ARGS --summary $RESULTS/NAME.json under
 # `timeout SECONDS`, output to NAME.log (printed once it ends), and records its row. A missing
@@ -16,12 +17,21 @@ suite() {
   LANE_ORDER=$((LANE_ORDER + 1))
   say "==== [$LANE] $name: started ($(date -u +%T))"
   t0=$SECONDS
-  timeout -k 30 "$seconds" "$@" --summary "$json" </dev/null >"$log" 2>&1
+  # `times` in the subshell: the CPU seconds of the processes the suite waited for (not those of
+  # the daemons its stacks started: MariaDB, the worker, the web server).
+  (
+    timeout -k 30 "$seconds" "$@" --summary "$json" </dev/null >"$log" 2>&1
+    rc=$?
+    times >"$RESULTS/$name.cpu"  # a builtin, in this shell (a pipe would run it in a child)
+    awk 'NR == 2 { split($1 " " $2, t, "[ms]"); print int(t[1] * 60 + t[2] + t[3] * 60 + t[4] + 0.5) }' \
+      "$RESULTS/$name.cpu" >"$RESULTS/$name.cpu.tmp" && mv "$RESULTS/$name.cpu.tmp" "$RESULTS/$name.cpu"
+    exit $rc
+  )
   rc=$?
   ((rc != 124)) || echo "suite $name: stopped after $seconds s (timeout)" >>"$log"
   read -r sp sf < <(summary_counts "$json" "$rc")
-  printf '%s\t%d\t%s\t%d\t%d\t%d\n' "$LANE" "$LANE_ORDER" "$name" "$sp" "$sf" $((SECONDS - t0)) \
-    >>"$RESULTS/rows.tsv"
+  printf '%s\t%d\t%s\t%d\t%d\t%d\t%s\n' "$LANE" "$LANE_ORDER" "$name" "$sp" "$sf" $((SECONDS - t0)) \
+    "$(cat "$RESULTS/$name.cpu" 2>/dev/null || echo '?')" >>"$RESULTS/rows.tsv"
   {
     printf '==== [%s] %s: %d passed, %d failed, %d s (exit %d)\n' "$LANE" "$name" "$sp" "$sf" \
       $((SECONDS - t0)) "$rc"
@@ -62,11 +72,11 @@ run_lanes() {
 # print_table: the table of suites (lane order), then the totals; the very last line is
 # "N passed, M failed". Returns 1 when anything failed.
 print_table() {
-  local lane name p f s total_p=0 total_f=0
+  local lane name p f s cpu total_p=0 total_f=0
   echo "==== results (lanes ran side by side; $(($(date +%s) - RUN_STARTED)) s in all)"
-  printf '%-6s %-22s %7s %7s %8s\n' lane suite passed failed seconds
-  while IFS=$'\t' read -r lane _ name p f s; do
-    printf '%-6s %-22s %7d %7d %8d\n' "$lane" "$name" "$p" "$f" "$s"
+  printf '%-6s %-22s %7s %7s %8s %8s\n' lane suite passed failed seconds "cpu s"
+  while IFS=$'\t' read -r lane _ name p f s cpu; do
+    printf '%-6s %-22s %7d %7d %8d %8s\n' "$lane" "$name" "$p" "$f" "$s" "$cpu"
     total_p=$((total_p + p))
     total_f=$((total_f + f))
   done < <(sort -t$'\t' -k1,1 -k2,2n "$RESULTS/rows.tsv")
