@@ -43,7 +43,7 @@ UNIT_SRCS := $(shell find tests/unit -name '*.cpp' | sort)
 UNIT_OBJS := $(UNIT_SRCS:%.cpp=$(BUILD)/obj/%.o)
 DEPS_OK   := $(BUILD)/.deps-ok
 
-.PHONY: all deps node-deps run start stop test unit e2e bench bench-handler lint format clean fuzz fuzz-build
+.PHONY: all deps node-deps run start stop test check unit e2e bench bench-handler lint analyze format clean fuzz fuzz-build
 all: $(BUILD)/placard.fcgi $(BUILD)/placardctl
 
 # Debian packages: scripts/deps.sh installs only what is missing (as root) or explains and fails.
@@ -92,9 +92,16 @@ unit: $(BUILD)/unit_tests $(BUILD)/network_probe
 $(BUILD)/network_probe: $(BUILD)/obj/tests/network_probe/network_probe.o $(BUILD)/libplacard.a
 	$(CXX) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-# Every suite: unit (GoogleTest), end-to-end behind lighttpd and Apache; ends with "N passed, M failed".
-test: all $(BUILD)/unit_tests $(BUILD)/network_probe $(NODE_OK) fuzz-build bundle
+# Every suite, in parallel lanes (docs/testing.md); a table of suites and seconds, then "N passed, M failed".
+# The fuzz targets' clang build is the fuzz suite's first step, beside the other suites.
+test: all $(BUILD)/unit_tests $(BUILD)/network_probe $(NODE_OK) bundle
 	@bash scripts/run-tests.sh
+
+# The development loop, a few minutes: build, the unit tests (the handlers' in-process tests
+# among them), and every linter over what changed since `git merge-base HEAD main`.
+check: all $(BUILD)/unit_tests $(NODE_OK)
+	@$(BUILD)/unit_tests --gtest_brief=1
+	@bash scripts/lint.sh --changed
 
 # The portable bundle for shared hosting (scripts/bundle.sh, docs/shared-hosting.md): the same
 # objects linked with libstdc++, libgcc, libfcgi and Connector/C++ static; the rest of the
@@ -174,8 +181,14 @@ scan: all
 	@bash scripts/deps.sh --scan
 	@timeout -k 30 5400 python3 tests/resilience/scan.py --build $(BUILD) --summary build/scan/summary.json
 
-lint:
+# Every linter over every file (clang-tidy's fast checks; cached by content under build/lint-cache).
+lint: $(NODE_OK)
 	@bash scripts/lint.sh
+
+# clang-tidy with the static analyzer (clang-analyzer-*) over every translation unit, cached by
+# content: run it in full before a release (docs/testing.md).
+analyze:
+	@bash scripts/lint.sh --analyze
 
 format:
 	clang-format -i $$(find lib fcgi-app placardctl tests/unit tests/fuzz tests/fakes bench/micro -name '*.cpp' -o -name '*.h')

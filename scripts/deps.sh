@@ -13,6 +13,8 @@ readonly PACKAGES=(
   lighttpd apache2 libapache2-mod-fcgid apache2-suexec-pristine
   wrk curl python3 openssl
   clang-format clang-tidy
+  # scripts/lint.sh: the shell and the Python linters (the JS ones come from the npm lock file).
+  shellcheck python3-flake8
   # make fuzz: clang and its runtimes (libFuzzer, ASan, UBSan; a Recommends of clang, so named).
   clang libclang-rt-dev
   # The admin page's browser tests: node and npm (lock file installs by make), Debian's Chromium.

@@ -10,7 +10,7 @@
 # leaves an artifact. --summary writes {"passed": N, "failed": M, "targets": [...]} for
 # scripts/run-tests.sh.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 
 FUZZ_SECONDS="${FUZZ_SECONDS:-600}"
 OUT=build/fuzz

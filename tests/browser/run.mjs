@@ -508,6 +508,7 @@ test('axe-core: no serious or critical violation on any screen, at 1280 and 400 
   const found = [];
   const check = async (name) => {
     const v = await page.evaluate(async (src) => {
+      // oxlint-disable-next-line no-eval -- axe-core is injected into the page as its source text
       if (!window.axe) (0, eval)(src);
       const r = await window.axe.run(document, { resultTypes: ['violations'] });
       return r.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')

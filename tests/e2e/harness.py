@@ -96,6 +96,12 @@ class StackError(Exception):
     pass
 
 
+# Set by run.py: the run's options (argparse namespace; None when a module runs on its own) and
+# the variables its --stack-env adds to scripts/stack.sh's environment, for every stack of the run.
+run_options = None
+STACK_ENV = {}
+
+
 class Stack:
     def __init__(self, server="lighttpd", build=None, tls=False):
         self.server = server
@@ -105,6 +111,7 @@ class Stack:
         self.port = None
         self.started = False
         self.sanitizer_reports = []
+        self.fixtures_loaded = False
         self._script_log = None
         self._stopped = False
 
@@ -119,6 +126,7 @@ class Stack:
             DEMO_DATA="0",
             TLS="1" if self.tls else "0",
         )
+        env.update(STACK_ENV)
         # Sanitizer builds: also write reports to files under the stack's log dir, so they are
         # found even when the web server swallows the worker's standard error.
         if "san" in os.path.basename(self.build.rstrip("/")) or os.environ.get("ASAN_OPTIONS"):
@@ -170,6 +178,46 @@ class Stack:
         if not wait_until(lambda: self._answers(), timeout=60, interval=0.2):
             raise StackError("stack started but GET /api/v1/config did not answer within 60 s\n"
                              + self.diagnostics())
+        self._keep_fresh()
+
+    # -- a fresh database on the running MariaDB (reset), instead of a new data directory
+    def _keep_fresh(self):
+        """The database and placard.conf as the first start left them (schema, seeds, the first
+        administrator; no fixtures), kept under VAR_DIR/fresh/ for reset()."""
+        fresh = self.path("fresh")
+        os.makedirs(fresh, exist_ok=True)
+        with open(os.path.join(fresh, "placard.sql"), "wb") as out:
+            proc = subprocess.run(["mariadb-dump", "--defaults-file=%s" % self.path("my.cnf"), "-u", "root",
+                                   "--single-transaction", "--skip-comments", "placard"],
+                                  stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.PIPE, timeout=120)
+        if proc.returncode != 0:
+            raise StackError("mariadb-dump of the fresh database failed: %s" % proc.stderr.decode("utf-8", "replace"))
+        shutil.copyfile(self.path("placard.conf"), os.path.join(fresh, "placard.conf"))
+
+    def reset(self, server=None, tls=None):
+        """The stack as new, at the cost of a restart: the database dropped and loaded again as the
+        first start left it (on the same MariaDB and data directory), placard.conf as first
+        written, then stopped and started again, behind `server` and with `tls` when given."""
+        with open(self.path("fresh", "placard.sql"), "rb") as f:
+            dump = f.read()
+        self.db_root(b"DROP DATABASE placard; CREATE DATABASE placard CHARACTER SET utf8mb4 "
+                     b"COLLATE utf8mb4_unicode_ci; USE placard;\n" + dump)
+        shutil.copyfile(self.path("fresh", "placard.conf"), self.path("placard.conf"))
+        self.fixtures_loaded = False
+        self.script("stop", timeout=90)
+        self.server = server or self.server
+        self.tls = self.tls if tls is None else tls
+        self.script("start", timeout=180)
+        if not wait_until(lambda: self._answers(), timeout=60, interval=0.2):
+            raise StackError("stack did not answer after reset\n" + self.diagnostics())
+
+    def db_root(self, script, timeout=120):
+        """SQL (bytes) as MariaDB's root, no database chosen."""
+        proc = subprocess.run(["mariadb", "--defaults-file=%s" % self.path("my.cnf"), "-u", "root",
+                               "--default-character-set=utf8mb4"],
+                              input=script, capture_output=True, timeout=timeout)
+        if proc.returncode != 0:
+            raise StackError("SQL failed (%d): %s" % (proc.returncode, proc.stderr.decode("utf-8", "replace")))
 
     def _answers(self):
         try:
@@ -675,9 +723,71 @@ def fixtures_visible():
     return st == 200 and [o["id"] for o in json.loads(b)["offers"]] == ELECTRONICS_DE
 
 
+# A stack started for a test class and no longer used by one, kept for the next class that needs
+# a fresh stack (stopped at exit, or by stop_spare()).
+_spare = None
+_spares_stopped_at_exit = []
+
+
+class Borrowed:
+    """A fresh stack for a test class: the stack that runs already (the run's, or a spare one)
+    reset to a fresh database on its MariaDB (Stack.reset), or a new one when none runs. give_back()
+    returns the run's stack to what it was (server, TLS, a fresh database with the fixtures when it
+    had them) or keeps a new one as the spare."""
+
+    def __init__(self, server="lighttpd", tls=False):
+        global _spare
+        self.host = None
+        self.was = None  # (server, TLS, fixtures) of the run's stack, to give it back as it was
+        for st in (_spare, _current):
+            if st is not None and st.started and not st._stopped:
+                self.host = st
+                break
+        if self.host is None:
+            self.stack = Stack(server, tls=tls)
+            try:
+                self.stack.start()
+            except BaseException:
+                self.stack.stop()
+                self.stack.cleanup()
+                raise
+            return
+        if self.host is _spare:
+            _spare = None
+        else:
+            self.was = (self.host.server, self.host.tls, self.host.fixtures_loaded)
+        self.stack = self.host
+        self.stack.reset(server, tls)
+
+    def give_back(self):
+        global _spare
+        if self.was is None:
+            if self.stack.started and not self.stack._stopped:
+                if not _spares_stopped_at_exit:
+                    atexit.register(stop_spare)
+                    _spares_stopped_at_exit.append(True)
+                _spare = self.stack
+            return
+        server, tls, fixtures = self.was
+        self.stack.reset(server, tls)
+        if fixtures:
+            load_fixtures(self.stack)
+
+
+def stop_spare():
+    """Stops the spare stack; returns its sanitizer reports."""
+    global _spare
+    st, _spare = _spare, None
+    if st is None:
+        return []
+    st.stop()
+    st.cleanup()
+    return st.sanitizer_reports
+
+
 class StackTestCase(unittest.TestCase):
-    """A test class with a stack of its own (started once for the class, stopped after it):
-    SERVER picks the web server, FIXTURES whether the suite's fixtures are loaded, and
+    """A test class with a fresh stack (Borrowed: the running stack reset to a fresh database, or a
+    new one): SERVER picks the web server, FIXTURES whether the suite's fixtures are loaded, and
     prepare_stack() may change the stack before that."""
 
     SERVER = "lighttpd"
@@ -686,9 +796,9 @@ class StackTestCase(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.stack = Stack(cls.SERVER, tls=cls.TLS)
+        cls.borrowed = Borrowed(cls.SERVER, tls=cls.TLS)
+        cls.stack = cls.borrowed.stack
         set_stack(cls.stack)
-        cls.stack.start()
         cls.prepare_stack()
         if cls.FIXTURES:
             load_fixtures(cls.stack)
@@ -699,13 +809,13 @@ class StackTestCase(unittest.TestCase):
 
     @classmethod
     def tearDownClass(cls):
-        cls.stack.stop()
-        cls.stack.cleanup()
+        cls.borrowed.give_back()
 
 
 def load_fixtures(stack=None):
     st = stack or current()
     st.db(fixture_sql())
+    st.fixtures_loaded = True
     if not wait_until(fixtures_visible, timeout=15, interval=0.1):
         # Not fatal here: tests will fail with their own messages.
         log("fixtures not visible through the API after 15 s")

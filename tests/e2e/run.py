@@ -4,6 +4,12 @@ tests first, then the disruptive ones (database outage, SIGTERM). Prints unittes
 writes {"passed": N, "failed": M} to --summary, exits non-zero when anything failed.
 
     python3 tests/e2e/run.py --server lighttpd --summary /tmp/s.json [-k pattern ...]
+    python3 tests/e2e/run.py --server apache --scope server    # only what depends on the web server
+
+--scope server runs the classes of SERVER_DEPENDENT below (make test runs the whole suite behind
+lighttpd and these behind Apache; docs/testing.md). A new option of one run (e.g. a base path):
+add it in add_run_options(); the tests read it as H.run_options.<name>, and scripts/stack.sh
+gets what --stack-env NAME=VALUE sets.
 """
 
 import argparse
@@ -41,6 +47,37 @@ MODULES = (test_foundation, test_offers, test_admin_access, test_admin_catalog, 
            test_hardening, test_https, test_slow_bodies, test_socket_access, test_counting, test_cron,
            test_bundle)
 LAST = (test_foundation.DatabaseOutageTests, test_foundation.ShutdownTests)
+
+# What the web server takes part in, so what must pass behind each one: how it maps the request
+# line and the path to the worker (routing, hostile paths, the request log, request bodies and
+# their limits, slow and chunked bodies), the headers it passes in and out or adds (conditional
+# GETs and ETags, CORS and Vary, cookies and the same-origin check, security headers, HSTS over
+# HTTPS), the client address it hands on (throttling and honest counting by address,
+# X-Forwarded-For) and who may reach the worker's socket. The rest (catalog, offers selection,
+# admin writes, statistics, retention, the network sync and adapters, the database outage and
+# SIGTERM) is the worker's and the database's behaviour, the same behind either server: it runs
+# behind lighttpd only. Whole modules by name, classes as module.Class, tests as module.Class.test.
+SERVER_DEPENDENT = (
+    "test_foundation.ConfigTests.test_config_headers", "test_foundation.ConfigTests.test_config_etag_304",
+    "test_foundation.ConfigTests.test_config_etag_in_if_none_match_list",
+    "test_foundation.ConfigTests.test_config_query_string_is_not_part_of_the_path",
+    "test_foundation.CategoriesTests.test_categories_etag_304",
+    "test_foundation.CategoriesTests.test_gzip_representation_for_clients_that_accept_it",
+    "test_foundation.RoutingTests", "test_foundation.LogTests",
+    "test_foundation.BodyTests.test_body_16kib_accepted", "test_foundation.BodyTests.test_body_over_16kib_413",
+    "test_foundation.BodyTests.test_body_over_16kib_413_impression", "test_foundation.BodyTests.test_body_over_1mib_413",
+    "test_foundation.BodyTests.test_json_content_type_parameters_accepted",
+    "test_foundation.BodyTests.test_unsupported_media_type",
+    "test_offers.ClickTests.test_redirect_targets", "test_offers.ClickTests.test_head_refusal",
+    "test_offers.ClickTests.test_head_records_nothing", "test_offers.ClickTests.test_html_refusals",
+    "test_offers.ClickTests.test_json_refusals_unless_html_preferred",
+    "test_offers.CorsListTests", "test_offers.CorsEmptyListTests", "test_offers.HostileInputTests.test_huge_strings",
+    "test_admin_access.SameOriginTests", "test_admin_access.ThrottleTests.test_one_address_cannot_try_many_accounts",
+    "test_counting.CountingTests.test_different_clients_are_counted_separately",
+    "test_counting.CountingTests.test_forwarded_for_only_from_the_trusted_proxy",
+    "test_counting.CountingTests.test_prefetch_head_and_crawlers_are_answered_the_same_but_not_counted",
+    "test_hardening", "test_https", "test_slow_bodies", "test_socket_access",
+)
 
 
 class Deadline(KeyboardInterrupt):
@@ -110,13 +147,20 @@ def test_classes(module):
     return out
 
 
-def build_suite(patterns):
+def in_scope(test_id, scope):
+    if scope == "all":
+        return True
+    parts = test_id.split(".")
+    return any(".".join(parts[:n]) in SERVER_DEPENDENT for n in range(1, len(parts) + 1))
+
+
+def build_suite(patterns, scope="all"):
     loader = unittest.TestLoader()
     if patterns:
         loader.testNamePatterns = ["*%s*" % p if "*" not in p else p for p in patterns]
     suite = unittest.TestSuite()
     for cls in [c for m in MODULES for c in test_classes(m)] + list(LAST):
-        tests = loader.loadTestsFromTestCase(cls)
+        tests = unittest.TestSuite(t for t in loader.loadTestsFromTestCase(cls) if in_scope(t.id(), scope))
         if tests.countTestCases():
             suite.addTests(tests)
     return suite
@@ -132,9 +176,18 @@ def all_ids(suite):
     return out
 
 
+def add_run_options(ap):
+    """Options of one run that tests or the stack read (H.run_options); add new ones here."""
+    ap.add_argument("--scope", choices=("all", "server"), default="all",
+                    help="all tests, or only those that depend on the web server (SERVER_DEPENDENT)")
+    ap.add_argument("--stack-env", action="append", default=[], metavar="NAME=VALUE",
+                    help="set NAME=VALUE in scripts/stack.sh's environment for every stack of the run")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--server", choices=("lighttpd", "apache"), default="lighttpd")
+    add_run_options(ap)
     ap.add_argument("--summary", help="write {\"passed\": N, \"failed\": M} here")
     ap.add_argument("--build", default=os.environ.get("BUILD") or "build")
     ap.add_argument("--deadline", type=int, default=1200,
@@ -143,8 +196,17 @@ def main():
                     help="only tests whose name matches (substring or glob); repeatable")
     ap.add_argument("--keep", action="store_true", help="keep VAR_DIR afterwards")
     args = ap.parse_args()
+    bad = [e for e in args.stack_env if "=" not in e]
+    if bad:
+        ap.error("--stack-env wants NAME=VALUE, not %s" % bad[0])
+    everything = all_ids(build_suite([]))
+    stale = [e for e in SERVER_DEPENDENT if not any(i == e or i.startswith(e + ".") for i in everything)]
+    if stale:  # a renamed test must not leave the server-dependent run quietly
+        ap.error("SERVER_DEPENDENT names what no longer exists: %s" % ", ".join(stale))
+    H.run_options = args
+    H.STACK_ENV.update(e.split("=", 1) for e in args.stack_env)
 
-    suite = build_suite(args.patterns)
+    suite = build_suite(args.patterns, args.scope)
     ids = all_ids(suite)
     t_start = time.monotonic()
 
@@ -204,7 +266,8 @@ def main():
     elapsed = time.monotonic() - t_start
 
     print("-" * 70)
-    print("Ran %d of %d tests against %s in %.1fs" % (len(result.started), len(ids), args.server, elapsed))
+    print("Ran %d of %d tests (scope %s) against %s in %.1fs"
+          % (len(result.started), len(ids), args.scope, args.server, elapsed))
     for p in problems:
         print("PROBLEM: %s" % p)
     if not_run:

@@ -74,7 +74,6 @@ class NetworkCase(AdminCase):
         for s in SECRETS:
             self.assertNotIn(s, text)
 
-
     def assertNoSecretInLogs(self):
         logdir = os.path.join(H.current().var, "log")
         for root, _, files in os.walk(logdir):

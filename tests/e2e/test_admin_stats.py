@@ -521,6 +521,7 @@ class RetentionTests(H.E2ETestCase):
         self.assertIn("another retention pass is running", out)
         self.assertEqual(self.count("impressions", old), 3)
 
+
 class OwnStackTests(H.StackTestCase):
     """On a stack of its own whose config runs the worker's retention thread every second
     (retention.interval_seconds = 1) and writes events the portable way (db.event_insert =

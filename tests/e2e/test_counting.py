@@ -11,7 +11,6 @@ and restarting the stack (restored and restarted again at the end)."""
 
 import http.client as httpclient
 import json
-import os
 import random
 import subprocess
 import time

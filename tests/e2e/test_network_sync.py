@@ -1,6 +1,6 @@
 """Contract section 8, the sync: POST /admin/api/v1/network/sync runs the import against the
 stand-in networks (tests/network_standin/standin.py on 127.0.0.1) through the real stack, on a
-stack of its own whose config points network.*.api_base at the stand-in (small pages, a short
+fresh stack (the run's, reset: harness.Borrowed) whose config points network.*.api_base at the stand-in (small pages, a short
 timeout, the schedule checked every second). The tests run in order (test_1_..., test_2_...):
 each builds on the catalog the previous one left."""
 
@@ -11,9 +11,7 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 import unittest
-import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -64,10 +62,11 @@ class NetworkSyncTests(unittest.TestCase):
         cls.previous = H._current
         server = cls.previous.server if cls.previous else os.environ.get("SERVER", "lighttpd")
         cls.standin = StandIn()
-        cls.stack = H.Stack(server)
-        H.set_stack(cls.stack)
+        cls.borrowed = None
         try:
-            cls.stack.start()
+            cls.borrowed = H.Borrowed(server)  # a fresh stack (the run's, reset)
+            cls.stack = cls.borrowed.stack
+            H.set_stack(cls.stack)
             path = cls.stack.path("placard.conf")
             with open(path) as f:
                 lines = [l for l in f.read().splitlines() if not l.startswith("network.")]
@@ -89,8 +88,8 @@ class NetworkSyncTests(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         try:
-            cls.stack.stop()
-            cls.stack.cleanup()
+            if cls.borrowed:
+                cls.borrowed.give_back()
         finally:
             cls.standin.stop()
             H.set_stack(cls.previous)

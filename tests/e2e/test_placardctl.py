@@ -16,6 +16,7 @@ sys.path.insert(0, HERE)
 import harness as H  # noqa: E402
 from admin_client import AdminClient, new_approved_account  # noqa: E402
 
+
 def newest_migration():
     """The number of the newest sql/NNNN_*.sql file: the schema version after migrate."""
     return max(int(n[:4]) for n in os.listdir(os.path.join(H.ROOT, "sql"))

@@ -6,7 +6,6 @@ directory only Apache's user may enter), and another local user is refused."""
 import grp
 import os
 import pwd
-import socket
 import stat
 import subprocess
 import sys

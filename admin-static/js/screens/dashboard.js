@@ -101,7 +101,7 @@ async function renderChart(box, stats, range) {
       plot.setSize({ width: width(), height: 260 });
     };
     window.addEventListener('resize', onResize);
-  } catch (e) {
+  } catch {
     add(chart, note('error', 'The chart library is missing on this server (run make to install it); the numbers are in the table below.'));
   }
 }

@@ -1,0 +1,86 @@
+# shellcheck shell=bash
+# The machinery of scripts/run-tests.sh (sourced there): suites in lanes, lanes side by side, a
+# log per suite printed whole when the suite ends, and the table of results at the end.
+#
+# Files under $RESULTS: NAME.json (the suite's own {"passed": N, "failed": M}), NAME.log (its
+# output), NAME.cpu, rows.tsv (lane, order, name, passed, failed, seconds, CPU seconds: one row
+# per finished suite).
+
+# suite NAME SECONDS COMMAND [ARGS...]: runs COMMAND ARGS --summary $RESULTS/NAME.json under
+# `timeout SECONDS`, output to NAME.log (printed once it ends), and records its row. A missing
+# or broken summary, or a non-zero exit with nothing failed, counts one failure.
+suite() {
+  local name="$1" seconds="$2" rc t0 sp sf
+  shift 2
+  local json="$RESULTS/$name.json" log="$RESULTS/$name.log"
+  rm -f "$json"
+  LANE_ORDER=$((LANE_ORDER + 1))
+  say "==== [$LANE] $name: started ($(date -u +%T))"
+  t0=$SECONDS
+  # `times` in the subshell: the CPU seconds of the processes the suite waited for (not those of
+  # the daemons its stacks started: MariaDB, the worker, the web server).
+  (
+    timeout -k 30 "$seconds" "$@" --summary "$json" </dev/null >"$log" 2>&1
+    rc=$?
+    times >"$RESULTS/$name.cpu"  # a builtin, in this shell (a pipe would run it in a child)
+    awk 'NR == 2 { split($1 " " $2, t, "[ms]"); print int(t[1] * 60 + t[2] + t[3] * 60 + t[4] + 0.5) }' \
+      "$RESULTS/$name.cpu" >"$RESULTS/$name.cpu.tmp" && mv "$RESULTS/$name.cpu.tmp" "$RESULTS/$name.cpu"
+    exit $rc
+  )
+  rc=$?
+  ((rc != 124)) || echo "suite $name: stopped after $seconds s (timeout)" >>"$log"
+  read -r sp sf < <(summary_counts "$json" "$rc")
+  printf '%s\t%d\t%s\t%d\t%d\t%d\t%s\n' "$LANE" "$LANE_ORDER" "$name" "$sp" "$sf" $((SECONDS - t0)) \
+    "$(cat "$RESULTS/$name.cpu" 2>/dev/null || echo '?')" >>"$RESULTS/rows.tsv"
+  {
+    printf '==== [%s] %s: %d passed, %d failed, %d s (exit %d)\n' "$LANE" "$name" "$sp" "$sf" \
+      $((SECONDS - t0)) "$rc"
+    cat "$log"
+    printf '==== [%s] %s: end\n' "$LANE" "$name"
+  } | say_block
+}
+
+# summary_counts FILE RC: "passed failed" from a suite's summary (see suite above).
+summary_counts() {
+  python3 -c '
+import json, sys
+try:
+    d = json.load(open(sys.argv[1])); p, f = int(d["passed"]), int(d["failed"])
+except Exception:
+    p, f = 0, 1
+print(p, f if (f or sys.argv[2] == "0") else 1)' "$1" "$2"
+}
+
+# Output of lanes running side by side: one line or one block at a time, never interleaved.
+say() { printf '%s\n' "$*" | say_block; }
+say_block() { flock "$RESULTS/.print.lock" cat; }
+
+# run_lanes FUNCTION...: each lane function in the background (its suites one after another,
+# whatever they report); returns when every lane has ended.
+run_lanes() {
+  local fn pids=()
+  : >"$RESULTS/rows.tsv"
+  for fn in "$@"; do
+    (LANE="${fn#lane_}" LANE_ORDER=0 "$fn") &
+    pids+=($!)
+  done
+  trap 'kill -TERM "${pids[@]}" 2>/dev/null; wait; exit 130' INT TERM
+  wait "${pids[@]}"
+  trap - INT TERM
+}
+
+# print_table: the table of suites (lane order), then the totals; the very last line is
+# "N passed, M failed". Returns 1 when anything failed.
+print_table() {
+  local lane name p f s cpu total_p=0 total_f=0
+  echo "==== results (lanes ran side by side; $(($(date +%s) - RUN_STARTED)) s in all)"
+  printf '%-6s %-22s %7s %7s %8s %8s\n' lane suite passed failed seconds "cpu s"
+  while IFS=$'\t' read -r lane _ name p f s cpu; do
+    printf '%-6s %-22s %7d %7d %8d %8s\n' "$lane" "$name" "$p" "$f" "$s" "$cpu"
+    total_p=$((total_p + p))
+    total_f=$((total_f + f))
+  done < <(sort -t$'\t' -k1,1 -k2,2n "$RESULTS/rows.tsv")
+  echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores)"
+  echo "$total_p passed, $total_f failed"
+  ((total_f == 0))
+}
