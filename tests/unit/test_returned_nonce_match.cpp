@@ -12,40 +12,47 @@ namespace {
 using placard::db::match_returned_nonces;
 using Flags = std::vector<bool>;
 
-const std::string kA(32, 'A');
-const std::string kB(32, 'B');
-const std::string kC(32, 'C');
+// Nonces as the writer spells them: 32 upper-case hex characters.
+std::string a() {
+  return std::string(32, 'A');
+}
+std::string b() {
+  return std::string(32, 'B');
+}
+std::string c() {
+  return std::string(32, 'C');
+}
 
 TEST(ReturnedNonceMatch, EveryReturnedNonceOfADistinctBatchIsRecorded) {
-  EXPECT_EQ(match_returned_nonces({kA, kB, kC}, {kC, kA, kB}), (Flags{true, true, true}));
+  EXPECT_EQ(match_returned_nonces({a(), b(), c()}, {c(), a(), b()}), (Flags{true, true, true}));
 }
 
 TEST(ReturnedNonceMatch, SameNonceTwiceInOneBatchIsRecordedOnce) {
-  EXPECT_EQ(match_returned_nonces({kA, kA}, {kA}), (Flags{true, false}));
+  EXPECT_EQ(match_returned_nonces({a(), a()}, {a()}), (Flags{true, false}));
   // Beside other events, the sorted batch of the writer (same nonces side by side).
-  EXPECT_EQ(match_returned_nonces({kA, kB, kB, kC}, {kA, kB, kC}),
+  EXPECT_EQ(match_returned_nonces({a(), b(), b(), c()}, {a(), b(), c()}),
             (Flags{true, true, false, true}));
 }
 
 TEST(ReturnedNonceMatch, SameNonceThreeTimesInOneBatchIsRecordedOnce) {
-  EXPECT_EQ(match_returned_nonces({kB, kB, kB}, {kB}), (Flags{true, false, false}));
-  EXPECT_EQ(match_returned_nonces({kA, kB, kB, kB, kC}, {kB, kC}),
+  EXPECT_EQ(match_returned_nonces({b(), b(), b()}, {b()}), (Flags{true, false, false}));
+  EXPECT_EQ(match_returned_nonces({a(), b(), b(), b(), c()}, {b(), c()}),
             (Flags{false, true, false, false, true}));
 }
 
 TEST(ReturnedNonceMatch, NoncesAbsentFromReturningAreDuplicates) {
   // The table held them already: INSERT IGNORE inserted nothing for them.
-  EXPECT_EQ(match_returned_nonces({kA, kB}, {}), (Flags{false, false}));
-  EXPECT_EQ(match_returned_nonces({kA, kB, kC}, {kB}), (Flags{false, true, false}));
-  EXPECT_EQ(match_returned_nonces({kA, kA, kA}, {}), (Flags{false, false, false}));
+  EXPECT_EQ(match_returned_nonces({a(), b()}, {}), (Flags{false, false}));
+  EXPECT_EQ(match_returned_nonces({a(), b(), c()}, {b()}), (Flags{false, true, false}));
+  EXPECT_EQ(match_returned_nonces({a(), a(), a()}, {}), (Flags{false, false, false}));
 }
 
 TEST(ReturnedNonceMatch, ExactlyOneRecordedPerReturnedRow) {
-  const std::vector<std::string> batch{kA, kA, kB, kB, kB, kC, kC};
-  const std::vector<std::string> returned{kA, kB, kC};
+  const std::vector<std::string> batch{a(), a(), b(), b(), b(), c(), c()};
+  const std::vector<std::string> returned{a(), b(), c()};
   const auto flags = match_returned_nonces(batch, returned);
   ASSERT_EQ(flags.size(), batch.size());
-  for (const auto& nonce : {kA, kB, kC}) {
+  for (const auto& nonce : {a(), b(), c()}) {
     int recorded = 0;
     for (std::size_t i = 0; i < batch.size(); ++i) recorded += batch[i] == nonce && flags[i];
     EXPECT_EQ(recorded, 1) << nonce;
@@ -55,8 +62,8 @@ TEST(ReturnedNonceMatch, ExactlyOneRecordedPerReturnedRow) {
 TEST(ReturnedNonceMatch, NoncesCompareExactlyAsTheWriterSpellsThem) {
   // The writer binds and reads upper-case hex; another spelling is another nonce.
   const std::string lower(32, 'a');
-  EXPECT_EQ(match_returned_nonces({kA}, {lower}), (Flags{false}));
-  EXPECT_EQ(match_returned_nonces({}, {kA}), (Flags{}));
+  EXPECT_EQ(match_returned_nonces({a()}, {lower}), (Flags{false}));
+  EXPECT_EQ(match_returned_nonces({}, {a()}), (Flags{}));
 }
 
 }  // namespace

@@ -17,7 +17,7 @@ namespace {
 using placard::http::ApiError;
 using placard::testing::AccountsAdmin;
 
-const std::string kPassword = "correct horse 1";
+constexpr std::string_view kPassword = "correct horse 1";
 
 // A stored hash of kPassword with scrypt's smallest accepted cost (N=2^10), in the stored form
 // verify_password reads: the sign-in path is what these tests are about, not scrypt's cost.
@@ -48,7 +48,8 @@ std::string sign_in(AccountsAdmin& admin, const std::string& email, const std::s
 TEST(SignIn, AnApprovedAccountGetsASessionCookie) {
   AccountsAdmin admin;
   const auto id = admin.accounts.add("ok@example.test", "approved", password_hash());
-  const auto r = admin.call("POST", "/session", "", sign_in_body("ok@example.test", kPassword));
+  const auto r =
+      admin.call("POST", "/session", "", sign_in_body("ok@example.test", std::string(kPassword)));
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(r.header("Set-Cookie").rfind("placard_session=", 0), 0U);
   EXPECT_EQ(admin.accounts.sessions_of(id), 1U);
@@ -64,7 +65,8 @@ TEST(SignIn, PendingAndRevokedAccountsAreRefusedAndGetNoSession) {
   for (const std::string status : {"pending", "revoked"}) {
     AccountsAdmin admin;
     const auto id = admin.accounts.add("x@example.test", status, password_hash());
-    EXPECT_EQ(sign_in(admin, "x@example.test", kPassword), "403 account_not_approved") << status;
+    EXPECT_EQ(sign_in(admin, "x@example.test", std::string(kPassword)), "403 account_not_approved")
+        << status;
     EXPECT_TRUE(admin.accounts.sessions.empty()) << status;
     EXPECT_TRUE(admin.accounts.sign_ins.empty()) << status;
     EXPECT_TRUE(admin.tx.audits.empty()) << status;
