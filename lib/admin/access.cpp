@@ -49,6 +49,13 @@ Actor require_session(const http::Request& request, db::AccountStore& accounts,
   if (!hash) throw http::ApiError{401, "not_signed_in", "Sign in first"};
   const auto live = accounts.use_session(*hash, settings.session_idle_minutes * 60);
   if (!live) throw http::ApiError{401, "not_signed_in", "The session has ended: sign in again"};
+  if (live->account.status != "approved") {
+    // Revocation deletes the sessions, but a sign-in that read the status just before the
+    // revocation can still make one after it: this check is what ends that session, and the
+    // session goes (an account approved again signs in anew).
+    accounts.delete_session(*hash);
+    throw http::ApiError{401, "not_signed_in", "The session has ended: sign in again"};
+  }
   return {live->account, live->expires_at};
 }
 

@@ -25,7 +25,8 @@ std::string session_cookie_name(const http::Request& request);
 std::optional<db::TokenHash> session_token_hash(const http::Request& request);
 
 // The signed-in approved account, or 401 not_signed_in (thrown). Each use keeps the session
-// alive for another idle period.
+// alive for another idle period. A live session of an account that is no longer approved (pending
+// or revoked) is deleted and answers 401.
 Actor require_session(const http::Request& request, db::AccountStore& accounts,
                       const catalog::Settings& settings);
 

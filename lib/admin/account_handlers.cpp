@@ -91,6 +91,7 @@ http::Response change_status(http::Request& req, AdminContext& ctx, const Actor&
       ctx.stores.accounts.approve(before.id, actor.account.id);
     } else {
       ctx.stores.accounts.revoke(before.id);
+      ctx.stores.accounts.delete_sessions(before.id);  // none may outlive the revocation
     }
     after = ctx.stores.accounts.find(before.id);
     ctx.stores.tx.audit({actor.account.id, approve ? "account.approve" : "account.revoke",

@@ -19,7 +19,9 @@ struct Account {
   std::optional<std::int64_t> last_sign_in_at;
 };
 
-// A live session (not idle longer than allowed, not past its absolute end) of an approved account.
+// A live session (not idle longer than allowed, not past its absolute end) and its account,
+// whatever the account's status: whether that account may still use it is admin::require_session's
+// call.
 struct LiveSession {
   std::uint64_t session_id = 0;
   Account account;
@@ -48,7 +50,8 @@ class AccountStore {
   virtual std::uint64_t insert_pending(const std::string& email,
                                        const std::string& password_hash) = 0;
   virtual void approve(std::uint64_t id, std::uint64_t approved_by) = 0;
-  // Marks the account revoked and deletes every session it has.
+  // Marks the account revoked. Its sessions stay until delete_sessions (the revoke handler calls
+  // both in one transaction).
   virtual void revoke(std::uint64_t id) = 0;
   virtual void set_password_hash(std::uint64_t id, const std::string& password_hash) = 0;
   virtual AccountPage list(const std::optional<std::string>& status, int limit,
@@ -57,10 +60,11 @@ class AccountStore {
   // Sessions.
   virtual void create_session(const TokenHash& hash, std::uint64_t account_id,
                               int lifetime_seconds) = 0;
-  // The session of that token when it is live (used within idle_seconds, before its end) and its
-  // account approved; its last use becomes now.
+  // The session of that token when it is live (used within idle_seconds, before its end), with
+  // its account in any status; its last use becomes now.
   virtual std::optional<LiveSession> use_session(const TokenHash& hash, int idle_seconds) = 0;
   virtual void delete_session(const TokenHash& hash) = 0;
+  virtual void delete_sessions(std::uint64_t account_id) = 0;  // every session of the account
   virtual std::int64_t now() = 0;
 
   // Sign-in bookkeeping.

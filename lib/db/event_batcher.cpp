@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "lib/crypto/sha256.h"
+#include "lib/db/returned_nonce_match.h"
 #include "lib/db/transaction.h"
 
 namespace placard::db {
@@ -258,15 +259,15 @@ void EventBatcher::write_returning(MysqlSession& session, EventTable table,
   for (std::size_t i = 0; i < group.size(); ++i) {
     bind_row(st, static_cast<unsigned>(kRowParams * i + 1), *group[i]->event);
   }
-  // The rows this statement inserted; a nonce twice in one batch is inserted (returned) once.
-  std::unordered_map<std::string, int> inserted;
+  // The rows this statement inserted: each one answers exactly one request `recorded`.
+  std::vector<std::string> returned;
   const auto rs = query(st);
-  while (rs->next()) ++inserted[rs->getString(1).asStdString()];
-  for (auto* p : group) {
-    auto it = inserted.find(nonce_hex_upper(*p->event));
-    p->recorded = it != inserted.end() && it->second > 0;
-    if (p->recorded) --it->second;
-  }
+  while (rs->next()) returned.push_back(rs->getString(1).asStdString());
+  std::vector<std::string> nonces;
+  nonces.reserve(group.size());
+  for (const auto* p : group) nonces.push_back(nonce_hex_upper(*p->event));
+  const auto recorded = match_returned_nonces(nonces, returned);
+  for (std::size_t i = 0; i < group.size(); ++i) group[i]->recorded = recorded[i];
 }
 
 void EventBatcher::write_in_transaction(MysqlSession& session, EventTable table,

@@ -95,8 +95,13 @@ void MysqlAccountStore::revoke(std::uint64_t id) {
         "UPDATE accounts SET status = 'revoked', revoked_at = UTC_TIMESTAMP() WHERE id = ?");
     st.setUInt64(1, id);
     st.executeUpdate();
+  });
+}
+
+void MysqlAccountStore::delete_sessions(std::uint64_t account_id) {
+  db_.call([&](MysqlSession& s) {
     auto& del = s.prepared("DELETE FROM sessions WHERE account_id = ?");
-    del.setUInt64(1, id);
+    del.setUInt64(1, account_id);
     del.executeUpdate();
   });
 }
@@ -154,7 +159,7 @@ std::optional<LiveSession> MysqlAccountStore::use_session(const TokenHash& hash,
         "UNIX_TIMESTAMP(a.created_at), UNIX_TIMESTAMP(a.approved_at), "
         "UNIX_TIMESTAMP(a.last_sign_in_at) "
         "FROM sessions s JOIN accounts a ON a.id = s.account_id "
-        "WHERE s.token_hash = ? AND a.status = 'approved' AND s.expires_at > UTC_TIMESTAMP() "
+        "WHERE s.token_hash = ? AND s.expires_at > UTC_TIMESTAMP() "
         "AND s.last_seen_at > UTC_TIMESTAMP() - INTERVAL ? SECOND");
     std::istringstream holder;
     set_binary(st, 1, as_bytes(hash), holder);

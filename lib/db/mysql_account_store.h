@@ -21,6 +21,7 @@ class MysqlAccountStore : public AccountStore {
                       int lifetime_seconds) override;
   std::optional<LiveSession> use_session(const TokenHash& hash, int idle_seconds) override;
   void delete_session(const TokenHash& hash) override;
+  void delete_sessions(std::uint64_t account_id) override;
   std::int64_t now() override;
 
   void record_sign_in(std::uint64_t account_id) override;

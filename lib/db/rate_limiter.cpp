@@ -33,4 +33,15 @@ bool RateJudge::over_limit(const Key& key, std::int64_t at_ms) {
   return false;
 }
 
+std::vector<std::uint64_t> rate_limited_ids(RateJudge& judge,
+                                            const std::vector<JudgedEvent>& history,
+                                            const std::vector<JudgedEvent>& fresh) {
+  for (const auto& e : history) judge.remember(e.key, e.at_ms);
+  std::vector<std::uint64_t> over;
+  for (const auto& e : fresh) {
+    if (judge.over_limit(e.key, e.at_ms)) over.push_back(e.id);
+  }
+  return over;
+}
+
 }  // namespace placard::db

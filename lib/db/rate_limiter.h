@@ -48,4 +48,19 @@ class RateJudge {
   std::map<Key, std::deque<std::int64_t>> counted_;  // per key, ascending times
 };
 
+// An event of the raw tables as the rollup step's limit judging reads it.
+struct JudgedEvent {
+  std::uint64_t id = 0;  // 0 for history (not judged again)
+  RateJudge::Key key;
+  std::int64_t at_ms = 0;
+};
+
+// One rollup pass's judging (rollup_step.cpp): the judge first remembers `history`, the events
+// counted in earlier passes (any order), then judges `fresh`, the new events in id order.
+// Returns the ids of the fresh events over a limit. Without the history, a client whose earlier
+// events were counted in an earlier pass would start every pass with empty windows.
+std::vector<std::uint64_t> rate_limited_ids(RateJudge& judge,
+                                            const std::vector<JudgedEvent>& history,
+                                            const std::vector<JudgedEvent>& fresh);
+
 }  // namespace placard::db

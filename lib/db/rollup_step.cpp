@@ -134,12 +134,7 @@ std::size_t judge_limits(MysqlSession& s, const RawTable& t, std::uint64_t from,
   // Only the rows of a client and offer that can be over a limit come here: every window that is
   // on allows at least one event, so a pair with one new row and no counted row in the longest
   // window before is never over. That is the common case, and it stays a GROUP BY in MariaDB.
-  struct Row {
-    std::uint64_t id;
-    RateJudge::Key key;
-    std::int64_t at_ms;
-  };
-  std::vector<Row> rows;
+  std::vector<JudgedEvent> rows;
   {
     auto& st = s.prepared(
         "SELECT r.id, HEX(r.client_hash), r.offer_id, TIMESTAMPDIFF(MICROSECOND, " + epoch +
@@ -158,12 +153,13 @@ std::size_t judge_limits(MysqlSession& s, const RawTable& t, std::uint64_t from,
     st.setUInt64(6, to);
     const auto rs = query(st);
     while (rs->next()) {
-      rows.push_back(Row{rs->getUInt64(1),
-                         {unhex(rs->getString(2).asStdString()), rs->getUInt64(3)},
-                         rs->getInt64(4)});
+      rows.push_back(JudgedEvent{rs->getUInt64(1),
+                                 {unhex(rs->getString(2).asStdString()), rs->getUInt64(3)},
+                                 rs->getInt64(4)});
     }
   }
   if (rows.empty()) return 0;
+  std::vector<JudgedEvent> history;  // the counted rows of earlier passes
   {
     // Index only (client_hash, offer_id, ignored, time): one range per client and offer.
     auto& st = s.prepared(
@@ -179,13 +175,11 @@ std::size_t judge_limits(MysqlSession& s, const RawTable& t, std::uint64_t from,
     st.setUInt64(4, from);
     const auto rs = query(st);
     while (rs->next()) {
-      judge.remember({unhex(rs->getString(1).asStdString()), rs->getUInt64(2)}, rs->getInt64(3));
+      history.push_back(JudgedEvent{
+          0, {unhex(rs->getString(1).asStdString()), rs->getUInt64(2)}, rs->getInt64(3)});
     }
   }
-  std::vector<std::uint64_t> over;
-  for (const auto& r : rows) {
-    if (judge.over_limit(r.key, r.at_ms)) over.push_back(r.id);
-  }
+  const std::vector<std::uint64_t> over = rate_limited_ids(judge, history, rows);
   constexpr std::size_t kChunk = 256;
   for (std::size_t at = 0; at < over.size(); at += kChunk) {
     const std::size_t n = std::min(kChunk, over.size() - at);

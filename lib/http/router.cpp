@@ -50,6 +50,17 @@ bool Router::match(const Route& route, const std::vector<std::string_view>& segm
   return true;
 }
 
+std::vector<std::pair<std::string, std::string>> Router::routes() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  out.reserve(routes_.size());
+  for (const auto& r : routes_) {
+    std::string pattern;
+    for (const auto& seg : r.segments) pattern += "/" + seg;
+    out.emplace_back(r.method, pattern.empty() ? "/" : pattern);
+  }
+  return out;
+}
+
 std::vector<std::string> Router::allowed_methods(std::string_view path) const {
   const auto segments = split_path(path);
   std::vector<std::string> out;

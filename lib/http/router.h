@@ -2,6 +2,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "lib/http/request.h"
@@ -25,6 +26,10 @@ class Router {
   // Methods that a path answers (GET implies HEAD), in registration order; empty when the path
   // matches no pattern.
   std::vector<std::string> allowed_methods(std::string_view path) const;
+
+  // Every (method, pattern) registered, in registration order (HEAD is not listed: GET answers
+  // it). What tests compare docs/openapi.yaml's paths with.
+  std::vector<std::pair<std::string, std::string>> routes() const;
 
  private:
   struct Route {

@@ -326,6 +326,22 @@ class Stack:
         return [line.split("\t") for line in text.splitlines()]
 
 
+_TRAFFIC_LOCK = threading.Lock()
+
+
+def _record_traffic(method, path, status, hdrs, data):
+    """With PLACARD_TRAFFIC_LOG set, one JSON line per answer, for tests/openapi/validate_traffic.mjs
+    (the answers checked against docs/openapi.yaml)."""
+    log_path = os.environ.get("PLACARD_TRAFFIC_LOG")
+    if not log_path:
+        return
+    json_body = hdrs.get("content-type", "").startswith("application/json")
+    line = json.dumps({"m": method, "p": path, "s": status, "h": hdrs,
+                       "b": data.decode("utf-8", "replace") if json_body else ""})
+    with _TRAFFIC_LOCK, open(log_path, "a") as f:
+        f.write(line + "\n")
+
+
 def http_request(port, method, path, body=None, headers=None, timeout=HTTP_TIMEOUT, ca=None):
     """One request on a fresh connection. Returns (status, {lower-case header: value}, body bytes).
     With `ca` (a certificate file), over HTTPS, verifying the server against that certificate.
@@ -350,6 +366,7 @@ def http_request(port, method, path, body=None, headers=None, timeout=HTTP_TIMEO
         for k, v in resp.getheaders():
             k = k.lower()
             hdrs[k] = (hdrs[k] + ", " + v) if k in hdrs else v
+        _record_traffic(method, path, resp.status, hdrs, data)
         return resp.status, hdrs, data
     finally:
         conn.close()

@@ -271,14 +271,36 @@ class SessionLifetimeTests(AdminCase):
         before = last_audit_id()
         doc = self.admin.ok("POST", "/accounts/%s/revoke" % account_id)
         self.assertEqual(doc["status"], "revoked")
+        # Deleted by the revocation itself (before any use: a refused use deletes its session too).
+        self.assertEqual(H.db("SELECT COUNT(*) FROM sessions WHERE account_id = %s" % account_id), [["0"]])
         for c in (other, other2):
             self.assertAdminError(c.get("/session"), 401, "not_signed_in")
-        self.assertEqual(H.db("SELECT COUNT(*) FROM sessions WHERE account_id = %s" % account_id), [["0"]])
         rows = audit_rows("account.revoke", before)
         self.assertEqual(len(rows), 1)
         self.assertEqual(rows[0]["before"]["status"], "approved")
         self.assertEqual(rows[0]["after"]["status"], "revoked")
         self.assertEqual(rows[0]["account"], self.admin.account["id"])
+
+    def test_a_session_ends_when_its_account_is_no_longer_approved(self):
+        # Issue 27: the status changed in the database without touching `sessions` (as a sign-in
+        # that read the status just before a revocation leaves it): the session lookup's status
+        # check alone must end the session.
+        for status in ("revoked", "pending"):
+            with self.subTest(status=status):
+                email, pw, account_id = new_approved_account(self.admin, "demoted")
+                c = AdminClient.signed_in(email, pw)
+                self.assertEqual(c.get("/session")[0], 200)
+                H.db("UPDATE accounts SET status = %s WHERE id = %s" % (H.sql_str(status), account_id))
+                self.assertEqual(H.db("SELECT COUNT(*) FROM sessions WHERE account_id = %s" % account_id),
+                                 [["1"]])
+                self.assertAdminError(c.get("/session"), 401, "not_signed_in")
+                self.assertAdminError(c.get("/accounts"), 401, "not_signed_in")
+                # The refused session is gone: approved again, the account signs in anew.
+                self.assertEqual(H.db("SELECT COUNT(*) FROM sessions WHERE account_id = %s" % account_id),
+                                 [["0"]])
+                H.db("UPDATE accounts SET status = 'approved' WHERE id = %s" % account_id)
+                self.assertAdminError(c.get("/session"), 401, "not_signed_in")
+                self.assertEqual(AdminClient.signed_in(email, pw).get("/session")[0], 200)
 
     def test_an_account_cannot_revoke_itself(self):
         self.assertAdminError(self.admin.post("/accounts/%s/revoke" % self.admin.account["id"]),

@@ -628,6 +628,37 @@ class ClickTests(H.E2ETestCase):
         self.assertTrue(resp, "expired offer still redirects")
         self.assertRefusal(resp, 410, "offer_unavailable")
 
+    def test_offer_not_started_yet_410_and_nothing_counted(self):
+        # Issue 27: validFrom still in the future at the click's time (fixture 1007 starts in ten
+        # days) answers 410 and records nothing, neither a click nor an ignored one.
+        ignored_before = H.db("SELECT COUNT(*) FROM ignored_events WHERE offer_id = 1007")
+        for method in ("GET", "HEAD"):
+            with self.subTest(method=method):
+                token = H.mint_token(H.CLICK, 1007)
+                resp = click("/r/click/1007?t=" + token, method=method)
+                self.assertEqual(resp[0], 410)
+                self.assertNotIn("location", resp[1])
+                if method == "GET":
+                    self.assertRefusal(resp, 410, "offer_unavailable")
+                self.assertEqual(H.rows_for_nonce("clicks", H.decode_token(token)["nonce"]), 0)
+        self.assertEqual(H.db("SELECT COUNT(*) FROM clicks WHERE offer_id = 1007"), [["0"]])
+        self.assertEqual(H.db("SELECT COUNT(*) FROM ignored_events WHERE offer_id = 1007"), ignored_before)
+
+    def test_offer_moved_to_start_later_410(self):
+        # A clickUrl issued while the offer was served; its start is then moved into the future.
+        url = click_url(1305)
+        nonce = H.decode_token(H.token_from_click_url(url))["nonce"]
+
+        def restore():
+            H.db("UPDATE offers SET valid_from=NULL WHERE id=1305")
+            H.bump()
+            H.settle()
+        self.addCleanup(restore)
+        H.db("UPDATE offers SET valid_from=UTC_TIMESTAMP() + INTERVAL 1 DAY WHERE id=1305")
+        # The click reads the offer from the database: refused at once, no catalog bump needed.
+        self.assertRefusal(click(url), 410, "offer_unavailable")
+        self.assertEqual(H.rows_for_nonce("clicks", nonce), 0)
+
     def test_unknown_offer_404(self):
         self.assertRefusal(click("/r/click/999999?t=" + H.mint_token(H.CLICK, 999999)), 404, "not_found")
 

@@ -10,6 +10,7 @@
 #include "lib/crypto/base64.h"
 #include "lib/crypto/sha256.h"
 #include "lib/http/api_error.h"
+#include "tests/unit/admin_fakes.h"
 
 namespace {
 
@@ -159,6 +160,74 @@ TEST(AdminAccounts, ParseId) {
                           "18446744073709551616", "999999999999999999999", "0x10"}) {
     EXPECT_EQ(parse_id(bad), std::nullopt) << bad;
   }
+}
+
+}  // namespace
+
+// ---- require_session: the session lookup's status check (issue 27) ---------------------------
+
+namespace {
+
+using placard::testing::InMemoryAccounts;
+using placard::testing::SessionToken;
+
+Request with_cookie(const std::string& cookie) {
+  auto r = request(false, "admin.test");
+  r.method = "GET";
+  r.headers.push_back({"cookie", cookie});
+  return r;
+}
+
+std::string session_check(InMemoryAccounts& accounts, const std::string& cookie) {
+  try {
+    const auto actor = placard::admin::require_session(with_cookie(cookie), accounts, Settings{});
+    return "account " + std::to_string(actor.account.id);
+  } catch (const ApiError& e) {
+    return std::to_string(e.status()) + " " + e.code();
+  }
+}
+
+TEST(RequireSession, ALiveSessionOfAnApprovedAccountIsSignedIn) {
+  InMemoryAccounts accounts;
+  const auto id = accounts.add("a@b", "approved");
+  const SessionToken token('a');
+  accounts.add_session(placard::crypto::sha256(token.raw), id);
+  EXPECT_EQ(session_check(accounts, token.cookie()), "account " + std::to_string(id));
+  EXPECT_EQ(accounts.sessions_of(id), 1U);
+  EXPECT_EQ(session_check(accounts, SessionToken('b').cookie()), "401 not_signed_in");
+  EXPECT_EQ(session_check(accounts, "other=1"), "401 not_signed_in");
+}
+
+// The account's status changed (revoked or back to pending) without its sessions being deleted,
+// as when a sign-in read the status just before a revocation: the next request is refused and
+// the session is gone.
+TEST(RequireSession, ASessionOfAnAccountNoLongerApprovedEnds) {
+  for (const std::string status : {"revoked", "pending"}) {
+    InMemoryAccounts accounts;
+    const auto id = accounts.add("a@b", "approved");
+    const SessionToken token('a');
+    accounts.add_session(placard::crypto::sha256(token.raw), id);
+    ASSERT_EQ(session_check(accounts, token.cookie()), "account " + std::to_string(id));
+    accounts.accounts.at(id).status = status;
+    EXPECT_EQ(session_check(accounts, token.cookie()), "401 not_signed_in") << status;
+    EXPECT_EQ(accounts.sessions_of(id), 0U) << status;
+    // Approved again: the old session does not come back.
+    accounts.accounts.at(id).status = "approved";
+    EXPECT_EQ(session_check(accounts, token.cookie()), "401 not_signed_in") << status;
+  }
+}
+
+TEST(RequireSession, OnlyTheRefusedSessionIsDeleted) {
+  InMemoryAccounts accounts;
+  const auto revoked = accounts.add("r@b", "revoked");
+  const auto other = accounts.add("o@b", "approved");
+  const SessionToken mine('r');
+  const SessionToken theirs('o');
+  accounts.add_session(placard::crypto::sha256(mine.raw), revoked);
+  accounts.add_session(placard::crypto::sha256(theirs.raw), other);
+  EXPECT_EQ(session_check(accounts, mine.cookie()), "401 not_signed_in");
+  EXPECT_EQ(session_check(accounts, theirs.cookie()), "account " + std::to_string(other));
+  EXPECT_EQ(accounts.sessions.size(), 1U);
 }
 
 }  // namespace

@@ -17,7 +17,7 @@
 #include "lib/http/api_error.h"
 #include "lib/http/router.h"
 #include "lib/util/logger.h"
-#include "tests/unit/unused_admin_stores.h"
+#include "tests/unit/admin_fakes.h"
 
 namespace {
 
@@ -28,25 +28,7 @@ namespace db = placard::db;
 
 constexpr std::uint64_t kActor = 7;
 
-class FakeTx : public db::AdminTx {
- public:
-  void run(const std::function<void()>& work) override {
-    pending_audits_.clear();
-    pending_bumps_ = 0;
-    work();  // an exception leaves the pending rows uncommitted
-    audits.insert(audits.end(), pending_audits_.begin(), pending_audits_.end());
-    bumps += pending_bumps_;
-  }
-  void audit(const db::AuditRecord& r) override { pending_audits_.push_back(r); }
-  void bump_catalog_version() override { ++pending_bumps_; }
-
-  std::vector<db::AuditRecord> audits;
-  int bumps = 0;
-
- private:
-  std::vector<db::AuditRecord> pending_audits_;
-  int pending_bumps_ = 0;
-};
+using FakeTx = placard::testing::FakeAdminTx;
 
 // Every session is live and belongs to account 7.
 class FakeAccounts : public db::AccountStore {
@@ -69,6 +51,7 @@ class FakeAccounts : public db::AccountStore {
     return s;
   }
   void delete_session(const db::TokenHash&) override {}
+  void delete_sessions(std::uint64_t) override {}
   std::int64_t now() override { return 1'800'000'000; }
   void record_sign_in(std::uint64_t) override {}
   void record_failure(std::optional<std::uint64_t>, const db::TokenHash&) override {}

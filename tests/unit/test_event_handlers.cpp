@@ -265,6 +265,27 @@ TEST(ClickHandler, RefusalOrderUnknownThenTokenThenOfferState) {
   EXPECT_TRUE(clicks.recorded.empty());
 }
 
+// Issue 27: an offer whose window has not started yet (validFrom in the future at the click's
+// time) answers 410 and records nothing; from validFrom on, the click counts.
+TEST(ClickHandler, OfferNotStartedYetIs410AndNotRecorded) {
+  const auto k = keys();
+  Snapshot s;
+  s.clickable_offer_ids = {46};
+  FakeClicks clicks;
+  auto future = offer(46);
+  future.valid_from = kNow + 1;
+  future.valid_until = kNow + 3600;
+  clicks.offers[46] = future;
+  auto r = click_request(46, token(TokenKind::click, 46, kNow));
+  EXPECT_EQ(error_code([&] { placard::api::follow_click(r, s, k, clicks, hasher(), kNow); }),
+            "410 offer_unavailable");
+  EXPECT_TRUE(clicks.recorded.empty());
+  // The same token a second later, at validFrom: counted.
+  clicks.offers[46].valid_from = kNow;
+  EXPECT_EQ(placard::api::follow_click(r, s, k, clicks, hasher(), kNow).status, 302);
+  EXPECT_EQ(clicks.recorded.size(), 1U);
+}
+
 TEST(ClickHandler, HeadAnswersTheSameAndIsNotCounted) {
   const auto k = keys();
   Snapshot s;

@@ -1,6 +1,7 @@
 // The public handlers through their own entry points: the order of the offers query's refusals
 // and the ETag / 304 / gzip negotiation of config and categories.
 #include <gtest/gtest.h>
+#include <rapidjson/document.h>
 #include <zlib.h>
 
 #include <map>
@@ -26,7 +27,8 @@ using placard::http::Response;
 
 constexpr std::int64_t kNow = 1'790'000'000;
 
-std::shared_ptr<const Snapshot> snapshot(std::map<std::string, std::string> settings = {}) {
+std::shared_ptr<const Snapshot> snapshot(std::map<std::string, std::string> settings = {},
+                                         bool with_demo = false) {
   CatalogBase b;
   b.version = 3;
   b.settings = std::move(settings);
@@ -50,10 +52,31 @@ std::shared_ptr<const Snapshot> snapshot(std::map<std::string, std::string> sett
   o.category_id = 1;
   o.countries = "DE";
   builder.add_offer(o);
+  if (with_demo) {
+    OfferRow demo = o;
+    demo.id = 11;
+    demo.title = "Eleven, a demonstration";
+    demo.is_demo = true;
+    builder.add_offer(demo);
+  }
   return builder.finish();
 }
 
 // ---- POST /api/v1/offers/query: the order of the checks --------------------------------------
+
+Response query_response(const Snapshot& s, const std::string& body) {
+  Request r;
+  r.method = "POST";
+  r.path = "/api/v1/offers/query";
+  r.headers.push_back({"content-type", "application/json"});
+  r.body = body;
+  const auto keys = placard::tokens::KeyRing::parse(
+      "k1:" + placard::crypto::base64url_encode(std::string(32, 'k')), "k1");
+  placard::tokens::MacWorkspace macs;
+  placard::util::FastRng rng(1);
+  placard::crypto::RandomPool nonces;
+  return placard::api::query_offers(r, s, keys, macs, rng, nonces, kNow);
+}
 
 std::string query_result(const Snapshot& s, const std::string& body) {
   Request r;
@@ -129,6 +152,37 @@ TEST(OffersQueryOrder, PlacementBeforeCountryBeforeCategory) {
             "422 category_not_selected category");
   EXPECT_EQ(query_result(*s, body("DE", "sidebar", "1.0.0", "electronics")), "200");
   EXPECT_EQ(query_result(*s, body("FR", "sidebar", "1.0.0")), "200");
+}
+
+// ---- POST /api/v1/offers/query: the records -----------------------------------------------
+
+// Issue 27: a demonstration record has no clickUrl (nothing to follow), an ordinary one has;
+// both carry an impression token.
+TEST(OffersQueryRecords, ADemonstrationRecordHasNoClickUrl) {
+  const auto s = snapshot({}, true);
+  const auto r = query_response(*s, body("DE", "sidebar", "1.0.0", "electronics"));
+  ASSERT_EQ(r.status, 200);
+  rapidjson::Document doc;
+  doc.Parse(r.body.c_str());
+  ASSERT_TRUE(doc.IsObject()) << r.body;
+  const auto& offers = doc["offers"];
+  ASSERT_EQ(offers.Size(), 2U) << r.body;
+  int demos = 0;
+  for (const auto& o : offers.GetArray()) {
+    const std::string id = o["id"].GetString();
+    EXPECT_TRUE(o.HasMember("impressionToken")) << id;
+    if (id == "11") {
+      ++demos;
+      EXPECT_TRUE(o["isDemo"].GetBool());
+      EXPECT_FALSE(o.HasMember("clickUrl")) << r.body;
+    } else {
+      EXPECT_EQ(id, "10");
+      EXPECT_FALSE(o["isDemo"].GetBool());
+      ASSERT_TRUE(o.HasMember("clickUrl")) << r.body;
+      EXPECT_EQ(std::string(o["clickUrl"].GetString()).rfind("/r/click/10?t=", 0), 0U);
+    }
+  }
+  EXPECT_EQ(demos, 1);
 }
 
 // ---- GET /api/v1/config and /api/v1/categories: ETag, 304, gzip -----------------------------

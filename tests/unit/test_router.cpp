@@ -440,3 +440,18 @@ TEST(HttpRequestHeaders, LowerCaseLookup) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Router, RoutesListsEveryMethodAndPatternInOrder) {
+  Router r;
+  r.add("GET", "/api/v1/config", named("config"));
+  r.add("POST", "/admin/api/v1/accounts/:id/revoke", named("revoke"));
+  r.add("GET", "/", named("root"));
+  using Pair = std::pair<std::string, std::string>;
+  EXPECT_EQ(r.routes(), (std::vector<Pair>{{"GET", "/api/v1/config"},
+                                           {"POST", "/admin/api/v1/accounts/:id/revoke"},
+                                           {"GET", "/"}}));
+}
+
+}  // namespace

@@ -4,8 +4,10 @@
 #include <stdexcept>
 
 #include "lib/db/audit_store.h"
+#include "lib/db/catalog_admin_store.h"
 #include "lib/db/network_store.h"
 #include "lib/db/offer_admin_store.h"
+#include "lib/db/settings_store.h"
 #include "lib/db/stats_store.h"
 
 namespace placard::testing {
@@ -65,6 +67,46 @@ class UnusedNetwork : public db::NetworkStore {
   void map_category(const std::string&, const std::string&, std::optional<std::uint32_t>) override {
     unused_store("network");
   }
+};
+
+class UnusedSettings : public db::SettingsStore {
+ public:
+  std::map<std::string, std::string> read_all(bool) override { unused_store("settings"); }
+  void write(const std::string&, const std::string&) override { unused_store("settings"); }
+};
+
+class UnusedCountries : public db::CountryStore {
+ public:
+  std::vector<db::CountryRecord> list(bool) override { unused_store("countries"); }
+  void set_selected(const std::string&, bool) override { unused_store("countries"); }
+};
+
+class UnusedCategories : public db::CategoryStore {
+ public:
+  db::CategoryPage list(std::optional<bool>, int, std::uint64_t) override {
+    unused_store("categories");
+  }
+  std::optional<db::CategoryRecord> find(const std::string&) override {
+    unused_store("categories");
+  }
+  std::uint32_t insert(const db::NewCategory&) override { unused_store("categories"); }
+  void update(std::uint32_t, const db::CategoryChange&) override { unused_store("categories"); }
+  void remove(std::uint32_t) override { unused_store("categories"); }
+};
+
+class UnusedPlacements : public db::PlacementStore {
+ public:
+  db::PlacementPage list(std::optional<bool>, int, std::uint64_t) override {
+    unused_store("placements");
+  }
+  std::optional<db::PlacementRecord> find(const std::string&) override {
+    unused_store("placements");
+  }
+  void insert(const db::PlacementRecord&) override { unused_store("placements"); }
+  void update(const std::string&, const db::PlacementChange&) override {
+    unused_store("placements");
+  }
+  void remove(const std::string&) override { unused_store("placements"); }
 };
 
 }  // namespace placard::testing
