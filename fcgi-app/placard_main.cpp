@@ -24,6 +24,7 @@
 #include "fcgi-app/worker_pool.h"
 #include "lib/admin/admin_router.h"
 #include "lib/admin/context.h"
+#include "lib/admin/password_work.h"
 #include "lib/api/rate_limits.h"
 #include "lib/api/routes.h"
 #include "lib/api/service.h"
@@ -207,13 +208,19 @@ class ApiThread : public fcgi::RequestHandler {
 // The admin API's shared secrets: the key that turns client addresses into keyed hashes (derived
 // from the token keys, so it needs no setting of its own) and a dummy password hash, verified
 // for an unknown email so that it costs what a wrong password costs.
-admin::AdminConfig make_admin_config(const config::ServerConfig& cfg) {
+admin::AdminConfig make_admin_config(const config::ServerConfig& cfg,
+                                     std::chrono::microseconds& hash_cost) {
   const auto key = crypto::sha256("placard client address key\n" + cfg.token_keys);
+  const auto started = std::chrono::steady_clock::now();
   admin::AdminConfig c{std::string(reinterpret_cast<const char*>(key.data()), key.size()),
                        crypto::hash_password(crypto::random_bytes(16)),
                        std::nullopt,
                        {},
                        {}};
+  // What a verification at today's parameters costs (about what the hash just made did).
+  hash_cost = std::chrono::duration_cast<std::chrono::microseconds>(
+      std::chrono::steady_clock::now() - started);
+  c.limits = cfg.auth;
   // Per-client limits of impressions and clicks: the secret their daily keys are derived from.
   const auto day_secret = crypto::sha256("placard client day secret\n" + cfg.token_keys);
   c.client_day_secret.assign(reinterpret_cast<const char*>(day_secret.data()), day_secret.size());
@@ -352,7 +359,10 @@ int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::
   refresher.poll_once();  // the first requests find a snapshot (or 503 until the database answers)
 
   const api::SharedServices shared{holder, keys, log};
-  admin::AdminConfig admin_config = make_admin_config(cfg);
+  std::chrono::microseconds hash_cost{0};
+  admin::AdminConfig admin_config = make_admin_config(cfg, hash_cost);
+  admin::PasswordWork passwords(cfg.auth, hash_cost);  // hashes at once: password_hash.*
+  admin_config.passwords = &passwords;
   const auto params = db::runtime_params(cfg);
   // Network syncs: started by the admin API on a background thread, or by the schedule.
   network::SyncJob sync_job(
@@ -398,11 +408,12 @@ int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::
     const std::chrono::seconds interval(cfg.retention_interval_seconds);
     retention.emplace(
         params, std::min(interval, std::chrono::seconds(30)), interval,
-        [&holder]() -> std::optional<db::RetentionJob::Settings> {
+        [&holder,
+         pending_days = cfg.auth.pending_days]() -> std::optional<db::RetentionJob::Settings> {
           const auto snap = holder.get();
           if (!snap) return std::nullopt;
           return db::RetentionJob::Settings{snap->settings.raw_event_retention_days,
-                                            snap->settings.token_ttl_seconds};
+                                            snap->settings.token_ttl_seconds, pending_days};
         },
         [&](const std::string& msg) { log.info(msg); });
   }

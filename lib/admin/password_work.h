@@ -1,0 +1,42 @@
+#pragma once
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <string_view>
+
+#include "lib/config/auth_limits.h"
+#include "lib/crypto/hash_slots.h"
+
+namespace placard::admin {
+
+// Every password hash and verification of the worker process goes through here (registration
+// and sign-in): at most password_hash.concurrency at once (crypto::HashSlots); a request that
+// gets no slot in time is refused with 503 service_unavailable and Retry-After, so the request
+// threads the public API shares never queue behind hashes. Shared by every request thread.
+class PasswordWork {
+ public:
+  // `today_cost`: how long one verification at today's parameters takes (measured at start on
+  // the dummy hash); later verifications at today's parameters keep the figure current.
+  PasswordWork(const config::AuthLimits& limits, std::chrono::microseconds today_cost);
+
+  // crypto::hash_password under a slot (503 when none).
+  std::string hash(std::string_view password);
+  // crypto::verify_password under a slot (503 when none). A hash made with weaker (older)
+  // parameters verifies faster than today's: the answer is then held back until a verification
+  // at today's cost would have ended, so the time of an answer does not tell an old account
+  // from an unknown e-mail (verified against a dummy hash at today's parameters).
+  bool verify(std::string_view password, std::string_view stored);
+
+  int running() const { return slots_.running(); }  // hashes under way now
+  std::chrono::microseconds today_cost() const {
+    return std::chrono::microseconds(cost_us_.load(std::memory_order_relaxed));
+  }
+
+ private:
+  crypto::HashSlots::Permit slot();
+
+  crypto::HashSlots slots_;
+  std::atomic<std::int64_t> cost_us_;
+};
+
+}  // namespace placard::admin
