@@ -63,6 +63,7 @@ http::ApiError too_many_registrations(const std::string& message, std::int64_t r
 std::string limited_hash(const http::Request& req, AdminContext& ctx, const std::string& password) {
   if (ctx.config.passwords == nullptr)
     throw http::service_unavailable("Registration is unavailable");
+  ctx.config.passwords->refuse_when_saturated();
   auto& accounts = ctx.stores.accounts;
   const auto& limits = ctx.config.limits;
   if (accounts.pending_accounts() >= static_cast<std::uint64_t>(limits.max_pending_accounts)) {

@@ -9,7 +9,17 @@ namespace placard::admin {
 
 namespace {
 using Clock = std::chrono::steady_clock;
+
+http::ApiError busy() {
+  http::ApiError e{503, "service_unavailable", "Too many sign-ins at once: try again shortly"};
+  e.with_header("Retry-After", "1");
+  return e;
+}
 }  // namespace
+
+void PasswordWork::refuse_when_saturated() const {
+  if (slots_.saturated()) throw busy();
+}
 
 PasswordWork::PasswordWork(const config::AuthLimits& limits, std::chrono::microseconds today_cost)
     : slots_(limits.hash_concurrency, limits.hash_queue,
@@ -18,11 +28,7 @@ PasswordWork::PasswordWork(const config::AuthLimits& limits, std::chrono::micros
 
 crypto::HashSlots::Permit PasswordWork::slot() {
   auto permit = slots_.acquire();
-  if (!permit) {
-    http::ApiError e{503, "service_unavailable", "Too many sign-ins at once: try again shortly"};
-    e.with_header("Retry-After", "1");
-    throw e;
-  }
+  if (!permit) throw busy();
   return std::move(*permit);
 }
 

@@ -28,6 +28,9 @@ class PasswordWork {
   bool verify(std::string_view password, std::string_view stored);
 
   int running() const { return slots_.running(); }  // hashes under way now
+  // 503 at once when no slot could be had now: called before a registration or sign-in does any
+  // database work, so that a flood of them costs next to nothing while the slots are taken.
+  void refuse_when_saturated() const;
   std::chrono::microseconds today_cost() const {
     return std::chrono::microseconds(cost_us_.load(std::memory_order_relaxed));
   }

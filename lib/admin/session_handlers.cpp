@@ -75,6 +75,7 @@ http::Response sign_in(http::Request& req, AdminContext& ctx) {
   const std::string email = body.string("email", 1, 254);
   const std::string password = body.string("password", 1, 1024);
   if (ctx.config.passwords == nullptr) throw http::service_unavailable("Sign-in is unavailable");
+  ctx.config.passwords->refuse_when_saturated();
   auto& accounts = ctx.stores.accounts;
   const auto client = client_key(ctx.config, req);
   const auto email_hash = email_key(ctx.config, email);

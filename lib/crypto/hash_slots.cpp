@@ -39,6 +39,11 @@ int HashSlots::running() const {
   return running_;
 }
 
+bool HashSlots::saturated() const {
+  const std::lock_guard lock(mu_);
+  return running_ >= slots_ && (waiting_ >= max_waiters_ || wait_.count() <= 0);
+}
+
 int HashSlots::waiting() const {
   const std::lock_guard lock(mu_);
   return waiting_;

@@ -35,6 +35,9 @@ class HashSlots {
 
   int running() const;
   int waiting() const;
+  // Every slot taken and the queue full: acquire() would refuse now (a cheap check before any
+  // other work of a request that will need a slot).
+  bool saturated() const;
 
  private:
   void release();

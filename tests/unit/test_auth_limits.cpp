@@ -143,11 +143,13 @@ TEST(HashSlots, AtMostSlotsAtOnceAndAFullQueueIsRefusedAtOnce) {
   auto first = slots.acquire();
   ASSERT_TRUE(first);
   EXPECT_EQ(slots.running(), 1);
+  EXPECT_TRUE(slots.saturated());
   const auto t0 = Clock::now();
   EXPECT_FALSE(slots.acquire());  // no queue: refused without waiting
   EXPECT_LT(Clock::now() - t0, 200ms);
   first.reset();
   EXPECT_EQ(slots.running(), 0);
+  EXPECT_FALSE(slots.saturated());
   EXPECT_TRUE(slots.acquire());
 }
 
@@ -156,7 +158,9 @@ TEST(HashSlots, AWaiterGetsAFreedSlotAndGivesUpAfterTheBound) {
   auto held = slots.acquire();
   ASSERT_TRUE(held);
   auto waiter = std::async(std::launch::async, [&] { return slots.acquire().has_value(); });
+  EXPECT_FALSE(slots.saturated());  // one may still wait
   while (slots.waiting() == 0) std::this_thread::sleep_for(1ms);
+  EXPECT_TRUE(slots.saturated());
   EXPECT_FALSE(slots.acquire());  // the one waiting place is taken
   held.reset();
   EXPECT_TRUE(waiter.get());
