@@ -24,7 +24,8 @@ void PasswordWork::refuse_when_saturated() const {
 PasswordWork::PasswordWork(const config::AuthLimits& limits, std::chrono::microseconds today_cost)
     : slots_(limits.hash_concurrency, limits.hash_queue,
              std::chrono::milliseconds(limits.hash_wait_ms)),
-      cost_us_(today_cost.count()) {}
+      cost_us_(today_cost.count()),
+      threads_(limits.hash_concurrency) {}
 
 crypto::HashSlots::Permit PasswordWork::slot() {
   auto permit = slots_.acquire();
@@ -34,7 +35,7 @@ crypto::HashSlots::Permit PasswordWork::slot() {
 
 std::string PasswordWork::hash(std::string_view password) {
   const auto permit = slot();
-  return crypto::hash_password(password);
+  return threads_.run([password] { return crypto::hash_password(password); });
 }
 
 bool PasswordWork::verify(std::string_view password, std::string_view stored) {
@@ -43,7 +44,7 @@ bool PasswordWork::verify(std::string_view password, std::string_view stored) {
   bool good = false;
   {
     const auto permit = slot();
-    good = crypto::verify_password(password, stored);
+    good = threads_.run([password, stored] { return crypto::verify_password(password, stored); });
   }
   const auto took = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - started);
   if (weaker) {

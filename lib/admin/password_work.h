@@ -6,13 +6,15 @@
 
 #include "lib/config/auth_limits.h"
 #include "lib/crypto/hash_slots.h"
+#include "lib/crypto/hash_threads.h"
 
 namespace placard::admin {
 
 // Every password hash and verification of the worker process goes through here (registration
 // and sign-in): at most password_hash.concurrency at once (crypto::HashSlots); a request that
 // gets no slot in time is refused with 503 service_unavailable and Retry-After, so the request
-// threads the public API shares never queue behind hashes. Shared by every request thread.
+// threads the public API shares never queue behind hashes. The hashes themselves run on threads
+// of their own at a lower CPU priority (crypto::HashThreads). Shared by every request thread.
 class PasswordWork {
  public:
   // `today_cost`: how long one verification at today's parameters takes (measured at start on
@@ -40,6 +42,7 @@ class PasswordWork {
 
   crypto::HashSlots slots_;
   std::atomic<std::int64_t> cost_us_;
+  crypto::HashThreads threads_;  // one per slot, at a lower CPU priority
 };
 
 }  // namespace placard::admin

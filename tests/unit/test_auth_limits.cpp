@@ -1,6 +1,8 @@
 // Issue 22 (items 1, 3, 4, 5): per-client keys of IPv6 clients by /64, the password hash slots,
 // the padding of weaker hashes, the sign-in and registration throttles' decisions, the config.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <future>
@@ -14,6 +16,7 @@
 #include "lib/config/server_config.h"
 #include "lib/crypto/base64.h"
 #include "lib/crypto/hash_slots.h"
+#include "lib/crypto/hash_threads.h"
 #include "lib/crypto/password_hash.h"
 #include "lib/http/api_error.h"
 #include "lib/http/client_address.h"
@@ -172,6 +175,21 @@ TEST(HashSlots, AWaiterGetsAFreedSlotAndGivesUpAfterTheBound) {
   const auto waited = Clock::now() - t0;
   EXPECT_GE(waited, 90ms);
   EXPECT_LT(waited, 1500ms);
+}
+
+TEST(HashThreads, RunsTheWorkElsewhereAtALowerPriorityAndPassesErrorsOn) {
+  placard::crypto::HashThreads threads(1, 10);
+  const auto caller = gettid();
+  const int own_nice = getpriority(PRIO_PROCESS, static_cast<id_t>(caller));
+  const auto [tid, nice] = threads.run([] {
+    const auto t = gettid();
+    return std::pair<pid_t, int>(t, getpriority(PRIO_PROCESS, static_cast<id_t>(t)));
+  });
+  EXPECT_NE(tid, caller);
+  EXPECT_EQ(nice, std::min(19, own_nice + 10));
+  EXPECT_THROW(threads.run([]() -> int { throw std::runtime_error("scrypt failed"); }),
+               std::runtime_error);
+  EXPECT_EQ(threads.run([] { return 42; }), 42);  // still serving after an error
 }
 
 std::string weak_hash() {
