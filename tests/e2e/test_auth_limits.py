@@ -343,6 +343,48 @@ class AuthLimitTests(H.StackTestCase):
         self.assertLess(rss_peak[0] - rss_before, 400 * 1024,
                         "worker RSS grew by %d MiB" % ((rss_peak[0] - rss_before) // 1024))
 
+    # -- item 12: the admin page's CSP, placardctl at a terminal
+    def test_the_admin_page_forbids_form_submissions(self):
+        st, h, _ = H.http("GET", "/admin/")
+        self.assertEqual(st, 200)
+        directives = [d.strip() for d in h.get("content-security-policy", "").split(";")]
+        self.assertIn("form-action 'none'", directives)
+        self.assertIn("frame-ancestors 'none'", directives)
+
+    def test_placardctl_does_not_echo_a_password_typed_at_a_terminal(self):
+        import pty
+        email = unique_email("tty")
+        password = "typed at a terminal " + secrets.token_hex(4)
+        cmd = [os.path.join(H.ROOT, H.current().build, "placardctl"), "--config",
+               H.current().path("placard.conf"), "account", "create", "--email", email]
+        pid, fd = pty.fork()
+        if pid == 0:  # the child: placardctl on the terminal's slave side
+            os.execv(cmd[0], cmd)
+        seen = b""
+        try:
+            deadline = time.monotonic() + 10
+            while b"Password" not in seen and time.monotonic() < deadline:
+                seen += os.read(fd, 1024)
+            os.write(fd, password.encode() + b"\n")
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                try:
+                    chunk = os.read(fd, 1024)
+                except OSError:  # the child is gone: EIO on the master side
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+        finally:
+            _, status = os.waitpid(pid, 0)
+            os.close(fd)
+        text = seen.decode("utf-8", "replace")
+        self.assertEqual(os.waitstatus_to_exitcode(status), 0, text)
+        self.assertIn("Password", text)
+        self.assertNotIn(password, text)
+        self.assertEqual(H.db("SELECT status FROM accounts WHERE email = %s" % H.sql_str(email)),
+                         [["pending"]])
+
     # -- logs of the embedded stack
     def test_stack_logs_are_not_world_readable(self):
         for name in ("setup.log", "placard.out", "lighttpd-error.log"):
