@@ -41,6 +41,10 @@ BASELINES = ("static", "echo", "echo-end")
 STATS_P99_MS = 100          # GET /admin/api/v1/stats, 366 days, 100,000 offers (issue 12)
 
 
+# The public API's p99 during the registration flood, at most this many times its p99 without.
+FLOOD_P99_FACTOR = 3.0
+
+
 def read_meta(path):
     meta = {}
     with open(path, encoding="utf-8") as f:
@@ -177,6 +181,15 @@ def analyse(steps, meta):
                        "%s / %s vs %s / %s rows" % (meta["rollup_impressions"], meta.get("rollup_clicks"),
                                                     meta.get("raw_impressions"), meta.get("raw_clicks")),
                        "equal", same))
+    if "config-flood-base" in by and "config-during-flood" in by:  # issue 22, registration step
+        base, flood = by["config-flood-base"], by["config-during-flood"]
+        f = flood["p99_ms"] / base["p99_ms"] if base["p99_ms"] else 0.0
+        fl = json.loads(meta.get("registration_flood_json") or "{}")
+        checks.append(("GET /api/v1/config p99 during the registration flood (32 clients, %s requests; "
+                       "worker RSS peak %.0f MiB) vs without" % (fmt_int(fl.get("requests", 0)),
+                                                                 fl.get("rss_peak_kb", 0) / 1024),
+                       "%.2f x (%s ms vs %s ms)" % (f, fmt_ms(flood["p99_ms"]), fmt_ms(base["p99_ms"])),
+                       "<= %.1f x" % FLOOD_P99_FACTOR, f <= FLOOD_P99_FACTOR))
     return {"bare_rps": bare_rps, "bare_p99_ms": bare_p99, "checks": checks}
 
 

@@ -24,6 +24,7 @@
 #include "fcgi-app/worker_pool.h"
 #include "lib/admin/admin_router.h"
 #include "lib/admin/context.h"
+#include "lib/admin/password_work.h"
 #include "lib/api/rate_limits.h"
 #include "lib/api/routes.h"
 #include "lib/api/service.h"
@@ -214,6 +215,7 @@ admin::AdminConfig make_admin_config(const config::ServerConfig& cfg) {
                        std::nullopt,
                        {},
                        {}};
+  c.limits = cfg.auth;
   // Per-client limits of impressions and clicks: the secret their daily keys are derived from.
   const auto day_secret = crypto::sha256("placard client day secret\n" + cfg.token_keys);
   c.client_day_secret.assign(reinterpret_cast<const char*>(day_secret.data()), day_secret.size());
@@ -353,6 +355,9 @@ int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::
 
   const api::SharedServices shared{holder, keys, log};
   admin::AdminConfig admin_config = make_admin_config(cfg);
+  // Today's verification cost is measured on first need (a start pays no hash: shared hosts).
+  admin::PasswordWork passwords(cfg.auth, std::chrono::microseconds{0});  // hashes at once: password_hash.*
+  admin_config.passwords = &passwords;
   const auto params = db::runtime_params(cfg);
   // Network syncs: started by the admin API on a background thread, or by the schedule.
   network::SyncJob sync_job(
@@ -403,11 +408,12 @@ int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::
     const std::chrono::seconds interval(cfg.retention_interval_seconds);
     retention.emplace(
         params, std::min(interval, std::chrono::seconds(30)), interval,
-        [&holder]() -> std::optional<db::RetentionJob::Settings> {
+        [&holder,
+         pending_days = cfg.auth.pending_days]() -> std::optional<db::RetentionJob::Settings> {
           const auto snap = holder.get();
           if (!snap) return std::nullopt;
           return db::RetentionJob::Settings{snap->settings.raw_event_retention_days,
-                                            snap->settings.token_ttl_seconds};
+                                            snap->settings.token_ttl_seconds, pending_days};
         },
         [&](const std::string& msg) { log.info(msg); });
   }

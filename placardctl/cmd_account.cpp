@@ -1,5 +1,8 @@
 // placardctl account create|approve|revoke: the operator's side of accounts
 // (lib/db/mysql_accounts.h: each one transaction with its audit row).
+#include <termios.h>
+#include <unistd.h>
+
 #include <iostream>
 
 #include "lib/admin/account_handlers.h"
@@ -13,9 +16,35 @@ namespace placard::ctl {
 
 namespace {
 
+// While a password is typed at a terminal: a prompt on standard error, and the terminal's echo
+// off (restored on every way out). Nothing changes when standard input is a pipe or a file.
+class NoEcho {
+ public:
+  NoEcho() {
+    if (isatty(STDIN_FILENO) != 1 || tcgetattr(STDIN_FILENO, &saved_) != 0) return;
+    termios quiet = saved_;
+    quiet.c_lflag &= ~static_cast<tcflag_t>(ECHO);
+    quiet.c_lflag |= ECHONL;  // the Enter key still moves to the next line
+    active_ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet) == 0;
+    std::cerr << "Password (not shown): " << std::flush;
+  }
+  ~NoEcho() {
+    if (active_) (void)tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_);
+  }
+  NoEcho(const NoEcho&) = delete;
+  NoEcho& operator=(const NoEcho&) = delete;
+
+ private:
+  termios saved_{};
+  bool active_ = false;
+};
+
 std::string read_password_from_stdin() {
   std::string pw;
-  std::getline(std::cin, pw);
+  {
+    const NoEcho quiet;
+    std::getline(std::cin, pw);
+  }
   while (!pw.empty() && (pw.back() == '\r' || pw.back() == '\n')) pw.pop_back();
   if (pw.size() < admin::kMinPasswordChars)
     throw UsageError("the password (standard input) must have at least 12 characters");

@@ -14,9 +14,11 @@ namespace placard::ctl {
 
 int cmd_retention(const Context& ctx, const Argv& argv) {
   if (argv.empty() || argv[0] != "run") {
-    std::cout << "placardctl retention run\nDeletes raw impressions and clicks older than the "
-                 "retention (rawEventRetentionDays,\nnever less than the token time to live) now, "
-                 "in small batches. Statistics are kept.\n";
+    std::cout
+        << "placardctl retention run\nDeletes raw impressions and clicks older than the "
+           "retention (rawEventRetentionDays,\nnever less than the token time to live) now, "
+           "in small batches. Statistics are kept.\nAlso removes unapproved accounts older than "
+           "registration.pending_days.\n";
     return argv.empty() || (argv[0] != "--help" && argv[0] != "-h") ? 2 : 0;
   }
   (void)parse(Argv(argv.begin() + 1, argv.end()), {}, {});
@@ -26,14 +28,16 @@ int cmd_retention(const Context& ctx, const Argv& argv) {
   const auto settings = stored_settings(session);
   const int days =
       db::effective_retention_days(settings.raw_event_retention_days, settings.token_ttl_seconds);
-  const auto pass = db::delete_old_events(session, days, db::RetentionOptions{});
+  const auto pass =
+      db::delete_old_events(session, days, db::RetentionOptions{}, cfg.auth.pending_days);
   if (!pass.ran) {
     std::cout << "another retention pass is running; nothing done\n";
     return 0;
   }
   db::record_background_run(session, "retention", true, "placardctl");
   std::cout << "retention " << days << " days: deleted " << pass.impressions << " impressions and "
-            << pass.clicks << " clicks\n";
+            << pass.clicks << " clicks; removed " << pass.expired_accounts
+            << " unapproved accounts older than " << cfg.auth.pending_days << " days\n";
   return 0;
 }
 

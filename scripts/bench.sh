@@ -25,7 +25,9 @@
 #                     events (impressions, clicks), stats (GET /admin/api/v1/stats over 366 days
 #                     of rollups for 100,000 offers; bench/stats_bench.py), sync (a network sync
 #                     of BENCH_SYNC_OFFERS (100000) offers from the stand-in network while the
-#                     offers query is under load; bench/sync_bench.py)
+#                     offers query is under load; bench/sync_bench.py), registration (32
+#                     clients register and sign in as fast as they can while wrk measures
+#                     GET /api/v1/config; bench/registration_flood.py, issue 22)
 set -Eeuo pipefail
 umask 022
 
@@ -73,9 +75,9 @@ need_uint BENCH_WRK_THREADS "$WRK_THREADS" 1 64
 THREADS="${BENCH_THREADS:-8}"
 need_uint BENCH_THREADS "$THREADS" 1 256
 FLUSH="${BENCH_FLUSH_AT_COMMIT:-1}"
-STEPS="${BENCH_STEPS:-query,events,stats,sync}"
-[[ "$STEPS" =~ ^(query|events|stats|sync)(,(query|events|stats|sync))*$ ]] ||
-  die "BENCH_STEPS must be a comma-separated list of query, events, stats, sync"
+STEPS="${BENCH_STEPS:-query,events,stats,sync,registration}"
+[[ "$STEPS" =~ ^(query|events|stats|sync|registration)(,(query|events|stats|sync|registration))*$ ]] ||
+  die "BENCH_STEPS must be a comma-separated list of query, events, stats, sync, registration"
 SYNC_OFFERS="${BENCH_SYNC_OFFERS:-100000}"
 need_uint BENCH_SYNC_OFFERS "$SYNC_OFFERS" 1 1000000
 want() { [[ ",$STEPS," == *",$1,"* ]]; }
@@ -520,6 +522,26 @@ meta sync_json "$SYNC_JSON"
 meta sync_query_ratio "$RATIO"
 say "sync: $(json_field "$SYNC_JSON" 'd["seconds"]') s for $SYNC_OFFERS offers ($(json_field "$SYNC_JSON" 'd["summary"]')); offers query during the sync at $RATIO of its rate before ($(printf '%.0f' "$DURING_RPS") vs $(printf '%.0f' "$BASE_RPS") requests/s)"
 fi
+
+registration_flood_step() {
+  # Issue 22: GET /api/v1/config under wrk, without and then during a flood of registrations and
+  # sign-ins from 32 clients (bench/registration_flood.py); the figure is its p99 in both.
+  step config-flood-base "GET /api/v1/config, before the registration flood" /api/v1/config plain "" ""
+  local base_json="$LAST_JSON" flood_json
+  say "$(printf '%-20s %s' registration "32 clients register and sign in as fast as they can")"
+  rm -f -- "$RAW/flood-ready"
+  python3 "$REPO/bench/registration_flood.py" --base-url "$BASE_URL" --pid-file "$WORKER_PID" \
+    --seconds "$((STEP_SECONDS + 2))" --ready "$RAW/flood-ready" >"$RAW/flood.txt" 2>&1 &
+  local flood_pid=$!
+  for _ in $(seq 1 100); do [[ -e "$RAW/flood-ready" ]] || ! kill -0 "$flood_pid" 2>/dev/null && break; sleep 0.1; done
+  step config-during-flood "GET /api/v1/config, during the registration flood" /api/v1/config plain "" ""
+  wait "$flood_pid" || { cat "$RAW/flood.txt" >&2; die "the registration flood failed"; }
+  flood_json="$(sed -n 's/^BENCHFLOOD //p' "$RAW/flood.txt" | tail -n 1)"
+  [[ -n "$flood_json" ]] || { cat "$RAW/flood.txt" >&2; die "no summary from the registration flood"; }
+  meta registration_flood_json "$flood_json"
+  say "registration flood: GET /api/v1/config p99 $(json_field "$LAST_JSON" 'round(d["latency_us"]["p99"] / 1000, 1)') ms during vs $(json_field "$base_json" 'round(d["latency_us"]["p99"] / 1000, 1)') ms without; worker RSS peak $(json_field "$flood_json" 'd["rss_peak_kb"] // 1024') MiB; $(json_field "$flood_json" 'd["answers"]')"
+}
+if want registration; then registration_flood_step; fi
 
 step echo-end "bare FastCGI again, at the end" /bench/echo plain "" ""
 

@@ -14,7 +14,8 @@
 # THREADS (8), WORKERS (1: worker processes under placard.fcgi's supervisor, which replaces
 # one that dies; 0 = one process, no supervisor), DEMO_DATA (1; 0 = no demo data on first use),
 # TLS (0; 1 = Apache serves HTTPS on PORT with a self-signed certificate for 127.0.0.1 made under
-# VAR_DIR/tls: the HTTPS path of a deployment, e.g. the __Host- session cookie and HSTS).
+# VAR_DIR/tls: the HTTPS path of a deployment, e.g. the __Host- session cookie and HSTS),
+# CONF_SET ("key=value ..." set in placard.conf before the worker starts).
 set -Eeuo pipefail
 umask 022
 
@@ -248,6 +249,7 @@ port_busy() {
 launch() {
   local logfile="$1"
   shift
+  private_log "$logfile"
   setsid "$@" </dev/null >>"$logfile" 2>&1 9>&- &
   LAUNCHED_PID=$!
   disown "$LAUNCHED_PID" 2>/dev/null || true # no "Killed" job reports from this shell
@@ -334,6 +336,16 @@ prepare_dirs() {
   mkdir -p -- "$VAR" "$RUN" "$LOG" "$WWW" "$TMP" "$RUN/apache"
   # Apache's children (www-data) must reach the socket and the static files.
   chmod 0755 -- "$VAR" "$RUN" "$LOG" "$WWW" "$TMP" "$RUN/apache"
+  private_log "$LOG/setup.log"
+  private_log "$LOG/placard.out"
+}
+
+# private_log FILE: a log created (or kept) mode 0640, not readable by other local users (the
+# logs name accounts, client addresses and paths).
+private_log() {
+  if ! { (umask 027 && touch -- "$1") && chmod 0640 -- "$1"; }; then
+    fail "cannot prepare the log $1"
+  fi
 }
 
 # sed_escape TEXT: TEXT made safe as the replacement of s|...|...|.
@@ -513,6 +525,18 @@ upgrade_config() {
     sed -i -E '/^db\.admin_(user|password)[[:space:]]*=/d' -- "$CONF"
     say "moved the migration credentials from $CONF to $ADMIN_CONF"
   fi
+}
+
+# CONF_SET="key=value key=value": those keys of placard.conf set (replaced or added) before the
+# worker starts, e.g. the registration limits the end-to-end tests need (issue 22).
+apply_conf_set() {
+  local pair key
+  for pair in ${CONF_SET:-}; do
+    key="${pair%%=*}"
+    [[ "$key" =~ ^[a-z0-9_.]+$ && "$pair" == *=* ]] || fail "CONF_SET: bad entry '$pair'"
+    sed -i -E "/^${key//./\\.}[[:space:]]*=/d" -- "$CONF"
+    printf '%s = %s\n' "$key" "${pair#*=}" >>"$CONF"
+  done
 }
 
 # When the data directory is new but older secrets and markers are still there (someone removed
@@ -906,6 +930,7 @@ bring_up() {
   db_start
   if [[ ! -e "$CONF" ]]; then create_config; fi
   upgrade_config
+  apply_conf_set
   migrate
   load_demo_data_once
   create_admin_once

@@ -1,12 +1,14 @@
 #include "lib/admin/account_handlers.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "lib/admin/account_json.h"
 #include "lib/admin/body.h"
 #include "lib/admin/json_out.h"
 #include "lib/admin/list_params.h"
-#include "lib/crypto/password_hash.h"
+#include "lib/admin/password_work.h"
+#include "lib/admin/throttle_keys.h"
 #include "lib/db/errors.h"
 #include "lib/http/api_error.h"
 
@@ -47,6 +49,44 @@ db::Account require_account(db::AccountStore& accounts, std::string_view id_text
   return *a;
 }
 
+http::ApiError too_many_registrations(const std::string& message, std::int64_t retry_after) {
+  http::ApiError e{429, "too_many_attempts", message};
+  e.with_header("Retry-After", std::to_string(std::max<std::int64_t>(1, retry_after)));
+  return e;
+}
+
+// The registration limits, checked before the password is hashed (docs/hardening.md): pending
+// accounts at most, registrations per client and in total within the hour. The attempt is
+// written first and counted with every other, so concurrent registrations see each other; it
+// is deleted again when refused (or when no hash slot is free), and kept otherwise (a taken
+// e-mail counts too). Then the hash, under a slot of PasswordWork (503 when none).
+std::string limited_hash(const http::Request& req, AdminContext& ctx, const std::string& password) {
+  if (ctx.config.passwords == nullptr)
+    throw http::service_unavailable("Registration is unavailable");
+  ctx.config.passwords->refuse_when_saturated();
+  auto& accounts = ctx.stores.accounts;
+  const auto& limits = ctx.config.limits;
+  if (accounts.pending_accounts() >= static_cast<std::uint64_t>(limits.max_pending_accounts)) {
+    throw too_many_registrations("Too many accounts wait for approval: try again later",
+                                 kRegistrationWindowSeconds);
+  }
+  const auto client = client_key(ctx.config, req);
+  const auto reservation = accounts.reserve_registration(client);
+  try {
+    const auto mine = accounts.client_registrations(client, kRegistrationWindowSeconds);
+    const auto all = accounts.all_registrations(kRegistrationWindowSeconds);
+    if (const auto refused = registration_refusal(limits, mine, all)) {
+      throw too_many_registrations(
+          "Too many registrations: try again later",
+          refused->oldest_at + kRegistrationWindowSeconds - accounts.now());
+    }
+    return ctx.config.passwords->hash(password);
+  } catch (...) {
+    accounts.release_registration(reservation);
+    throw;
+  }
+}
+
 http::Response register_account(http::Request& req, AdminContext& ctx) {
   const Body body(req, {"email", "password"});
   const std::string email = body.string("email", 3, 254);
@@ -58,7 +98,7 @@ http::Response register_account(http::Request& req, AdminContext& ctx) {
   if (password.size() > kMaxPasswordBytes) {
     throw http::invalid_field("password", "The password is too long");
   }
-  const std::string hash = crypto::hash_password(password);
+  const std::string hash = limited_hash(req, ctx, password);
   std::optional<db::Account> made;
   try {
     ctx.stores.tx.run([&] {

@@ -19,5 +19,7 @@ std::optional<std::uint64_t> parse_id(std::string_view text);
 
 inline constexpr std::size_t kMinPasswordChars = 12;
 inline constexpr std::size_t kMaxPasswordBytes = 1024;
+// Registrations are counted within the last hour (AuthLimits).
+inline constexpr int kRegistrationWindowSeconds = 3600;
 
 }  // namespace placard::admin

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "lib/api/services.h"
+#include "lib/config/auth_limits.h"
 #include "lib/crypto/aes_gcm.h"
 #include "lib/db/account_store.h"
 #include "lib/db/admin_tx.h"
@@ -21,6 +22,8 @@ class SyncLauncher;
 
 namespace placard::admin {
 
+class PasswordWork;
+
 // Built once in main, shared by every request thread, read-only.
 struct AdminConfig {
   std::string client_key;           // HMAC key: client addresses are kept only as keyed hashes
@@ -29,6 +32,8 @@ struct AdminConfig {
   http::TrustedProxies trusted_proxies;  // whose X-Forwarded-For names the client (config file)
   std::string client_day_secret;  // impressions and clicks: daily keys of client hashes from it
   network::SyncLauncher* sync = nullptr;  // starts network syncs (POST /network/sync); none: 503
+  config::AuthLimits limits{};            // registration limits (registration.* in the config)
+  PasswordWork* passwords = nullptr;      // every password hash and check; none: 503
 };
 
 // One request thread's stores (each on the thread's own database connection).

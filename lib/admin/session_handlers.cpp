@@ -6,13 +6,13 @@
 #include "lib/admin/account_json.h"
 #include "lib/admin/body.h"
 #include "lib/admin/json_out.h"
+#include "lib/admin/password_work.h"
+#include "lib/admin/throttle_keys.h"
 #include "lib/crypto/base64.h"
-#include "lib/crypto/hmac.h"
 #include "lib/crypto/password_hash.h"
 #include "lib/crypto/random.h"
 #include "lib/crypto/sha256.h"
 #include "lib/http/api_error.h"
-#include "lib/http/client_address.h"
 #include "lib/util/time_format.h"
 
 namespace placard::admin {
@@ -49,33 +49,56 @@ std::string audit_email(const std::string& email) {
   return json::to_string(buf);
 }
 
+// A reserved failure row: released (deleted) unless kept() is called, i.e. when the attempt is
+// refused, or fails on anything but a wrong password.
+class Reservation {
+ public:
+  Reservation(db::AccountStore& accounts, std::uint64_t id) : accounts_(accounts), id_(id) {}
+  Reservation(const Reservation&) = delete;
+  Reservation& operator=(const Reservation&) = delete;
+  ~Reservation() {
+    if (id_ == 0) return;
+    try {
+      accounts_.release_sign_in(id_);
+    } catch (...) {  // NOLINT(bugprone-empty-catch): a lost row only counts one failure too many
+    }
+  }
+  void kept() { id_ = 0; }
+
+ private:
+  db::AccountStore& accounts_;
+  std::uint64_t id_;
+};
+
 http::Response sign_in(http::Request& req, AdminContext& ctx) {
   const Body body(req, {"email", "password"});
   const std::string email = body.string("email", 1, 254);
   const std::string password = body.string("password", 1, 1024);
+  if (ctx.config.passwords == nullptr) throw http::service_unavailable("Sign-in is unavailable");
+  ctx.config.passwords->refuse_when_saturated();
   auto& accounts = ctx.stores.accounts;
-  const auto client = crypto::hmac_sha256(ctx.config.client_key,
-                                          http::client_address(req, ctx.config.trusted_proxies));
+  const auto client = client_key(ctx.config, req);
+  const auto email_hash = email_key(ctx.config, email);
   const auto account = accounts.find_by_email(email);
-  const std::int64_t now = accounts.now();
+  const std::optional<std::uint64_t> account_id =
+      account ? std::optional<std::uint64_t>(account->id) : std::nullopt;
 
-  // Throttled before any password is checked: a locked account answers 429 even to the right one.
-  if (account) {
-    const auto w = accounts.account_failures(account->id, kThrottleWindowSeconds);
-    if (w.count >= kMaxFailuresPerAccount) throw too_many(w, now);
-  }
+  // The attempt is written (committed) before any password is checked, then counted with every
+  // other: concurrent guesses see each other, so no more than the limit get to the hash. Unknown
+  // e-mails are throttled like known ones (keyed by the e-mail, not the account).
+  Reservation reservation(accounts, accounts.reserve_sign_in(account_id, client, email_hash));
+  const auto ew = accounts.email_failures(email_hash, kThrottleWindowSeconds);
   const auto cw = accounts.client_failures(client, kThrottleWindowSeconds);
-  if (cw.count >= kMaxFailuresPerClient) throw too_many(cw, now);
+  if (const auto refused = sign_in_refusal(ew, cw)) throw too_many(*refused, accounts.now());
 
-  // An unknown email costs the same scrypt work as a wrong password.
-  const bool good = crypto::verify_password(
+  // An unknown email costs the same scrypt work as a wrong password (and an old, weaker hash is
+  // padded to today's cost).
+  const bool good = ctx.config.passwords->verify(
       password, account ? account->password_hash : ctx.config.dummy_password_hash);
   if (!account || !good) {
+    reservation.kept();
     ctx.stores.tx.run([&] {
-      accounts.record_failure(account ? std::optional<std::uint64_t>(account->id) : std::nullopt,
-                              client);
-      ctx.stores.tx.audit({account ? std::optional<std::uint64_t>(account->id) : std::nullopt,
-                           "session.sign_in_failed",
+      ctx.stores.tx.audit({account_id, "session.sign_in_failed",
                            account ? "account:" + std::to_string(account->id) : "account", "",
                            account ? audit_email(account->email) : ""});
     });
@@ -91,16 +114,17 @@ http::Response sign_in(http::Request& req, AdminContext& ctx) {
   const std::string token = crypto::base64url_encode(raw);
   const auto hash = crypto::sha256(raw);
   const std::string rehash = crypto::password_hash_outdated(account->password_hash)
-                                 ? crypto::hash_password(password)
+                                 ? ctx.config.passwords->hash(password)
                                  : std::string{};
   ctx.stores.tx.run([&] {
     if (!rehash.empty()) accounts.set_password_hash(account->id, rehash);
     accounts.create_session(hash, account->id, kSessionLifetimeSeconds);
-    accounts.record_sign_in(account->id);
+    accounts.record_sign_in(account->id, email_hash);
     ctx.stores.tx.audit({account->id, "session.sign_in", "account:" + std::to_string(account->id),
                          "", audit_email(account->email)});
   });
   const auto fresh = accounts.find(account->id).value_or(*account);
+  const std::int64_t now = accounts.now();
   auto response = ok(session_json(fresh, now + kSessionLifetimeSeconds));
   response.set_header("Set-Cookie", session_cookie(req, token));
   return response;

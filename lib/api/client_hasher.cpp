@@ -33,7 +33,7 @@ std::array<unsigned char, 32> ClientHasher::day_key(std::int64_t now) {
 
 db::ClientHash ClientHasher::hash_address(std::string_view address, std::int64_t now) {
   day_key(now);
-  const auto mac = day_ring_->mac("d", address, macs_);
+  const auto mac = day_ring_->mac("d", http::client_key_text(address), macs_);
   db::ClientHash out{};
   std::copy_n(mac.begin(), out.size(), out.begin());
   return out;

@@ -13,7 +13,8 @@
 namespace placard::api {
 
 // Turns a request's client address (behind trusted proxies: see http::client_address) into the
-// key of the per-client limits: HMAC-SHA-256 of the address under the day's key, truncated to 16
+// key of the per-client limits: HMAC-SHA-256 of the address (an IPv6 one reduced to its /64, see
+// http::client_key_text) under the day's key, truncated to 16
 // bytes. The day's key is HMAC-SHA-256(secret, "placard client day key\n" YYYY-MM-DD) of the UTC
 // date, so it changes every day, every host computes the same one from the config (the secret
 // comes from the token keys), and nothing of the address is stored. One per request thread (it

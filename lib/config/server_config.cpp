@@ -120,7 +120,7 @@ ServerConfig server_config_from(const std::map<std::string, std::string>& values
       c.network.schedule_check_seconds = to_int(key, value, 1, 3600);
     } else if (key == "network.page_size") {
       c.network.page_size = to_int(key, value, 0, 500);
-    } else {
+    } else if (!set_auth_limit(c.auth, key, value)) {
       throw ConfigError("unknown key '" + key + "'");
     }
   }
@@ -182,7 +182,8 @@ std::string render_server_config(const ServerConfig& c) {
     << "network.page_size = " << c.network.page_size << "\n"
     << "\n# Reverse proxies in front of the web server whose X-Forwarded-For is believed\n"
     << "# (addresses or CIDR ranges, comma-separated; empty: none, the peer is the client).\n"
-    << "trusted_proxies = " << c.trusted_proxies << "\n";
+    << "trusted_proxies = " << c.trusted_proxies << "\n"
+    << render_auth_limits(c.auth);
   return o.str();
 }
 

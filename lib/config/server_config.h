@@ -3,6 +3,8 @@
 #include <map>
 #include <string>
 
+#include "lib/config/auth_limits.h"
+
 namespace placard::config {
 
 struct DatabaseConfig {
@@ -63,6 +65,7 @@ struct ServerConfig {
   // Reverse proxies whose X-Forwarded-For names the client (http::TrustedProxies::parse): for
   // the per-client limits and the sign-in throttle. Empty: the web server's peer is the client.
   std::string trusted_proxies;
+  AuthLimits auth;  // registration limits and password hashing (registration.*, password_hash.*)
 };
 
 // Builds the typed config from parsed keys; unknown keys and bad values throw ConfigError.

@@ -67,11 +67,25 @@ class AccountStore {
   virtual void delete_sessions(std::uint64_t account_id) = 0;  // every session of the account
   virtual std::int64_t now() = 0;
 
-  // Sign-in bookkeeping.
-  virtual void record_sign_in(std::uint64_t account_id) = 0;  // last_sign_in_at, failures cleared
-  virtual void record_failure(std::optional<std::uint64_t> account_id, const TokenHash& client) = 0;
-  virtual FailureWindow account_failures(std::uint64_t account_id, int window_seconds) = 0;
+  // Sign-in bookkeeping. `email` is the keyed hash of the normalised e-mail the sign-in named.
+  // last_sign_in_at; the failures of that account and e-mail cleared.
+  virtual void record_sign_in(std::uint64_t account_id, const TokenHash& email) = 0;
+  // A failure row written before the password is checked (committed at once, so that concurrent
+  // attempts count it): it stays when the attempt fails, release_sign_in deletes it when the
+  // attempt is refused or succeeds. Returns its id.
+  virtual std::uint64_t reserve_sign_in(std::optional<std::uint64_t> account_id,
+                                        const TokenHash& client, const TokenHash& email) = 0;
+  virtual void release_sign_in(std::uint64_t reservation) = 0;
+  virtual FailureWindow email_failures(const TokenHash& email, int window_seconds) = 0;
   virtual FailureWindow client_failures(const TokenHash& client, int window_seconds) = 0;
+
+  // Registration limits: one row per registration let through, committed at once (as above).
+  virtual std::uint64_t reserve_registration(const TokenHash& client) = 0;
+  virtual void release_registration(std::uint64_t reservation) = 0;
+  // Registrations within the window: of one client, and of every client.
+  virtual FailureWindow client_registrations(const TokenHash& client, int window_seconds) = 0;
+  virtual FailureWindow all_registrations(int window_seconds) = 0;
+  virtual std::uint64_t pending_accounts() = 0;
 };
 
 }  // namespace placard::db

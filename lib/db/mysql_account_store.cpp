@@ -195,45 +195,61 @@ std::int64_t MysqlAccountStore::now() {
   });
 }
 
-void MysqlAccountStore::record_sign_in(std::uint64_t account_id) {
+void MysqlAccountStore::record_sign_in(std::uint64_t account_id, const TokenHash& email) {
   db_.call([&](MysqlSession& s) {
     auto& st = s.prepared("UPDATE accounts SET last_sign_in_at = UTC_TIMESTAMP() WHERE id = ?");
     st.setUInt64(1, account_id);
     st.executeUpdate();
-    auto& del = s.prepared("DELETE FROM sign_in_failures WHERE account_id = ?");
+    auto& del = s.prepared("DELETE FROM sign_in_failures WHERE account_id = ? OR email_hash = ?");
     del.setUInt64(1, account_id);
+    std::istringstream holder;
+    set_binary(del, 2, as_bytes(email), holder);
     del.executeUpdate();
     // Sessions past their end are of no use to anyone: sign-ins sweep them.
     s.prepared("DELETE FROM sessions WHERE expires_at < UTC_TIMESTAMP() LIMIT 100").executeUpdate();
   });
 }
 
-void MysqlAccountStore::record_failure(std::optional<std::uint64_t> account_id,
-                                       const TokenHash& client) {
-  db_.call([&](MysqlSession& s) {
-    auto& st = s.prepared("INSERT INTO sign_in_failures (account_id, client_hash) VALUES (?, ?)");
-    if (account_id) {
-      st.setUInt64(1, *account_id);
-    } else {
-      st.setNull(1, sql::DataType::BIGINT);
-    }
-    std::istringstream holder;
-    set_binary(st, 2, as_bytes(client), holder);
-    st.executeUpdate();
+std::uint64_t MysqlAccountStore::reserve_sign_in(std::optional<std::uint64_t> account_id,
+                                                 const TokenHash& client, const TokenHash& email) {
+  return db_.call([&](MysqlSession& s) -> std::uint64_t {
     // Failures older than a day count for nothing.
     s.prepared(
          "DELETE FROM sign_in_failures WHERE failed_at < UTC_TIMESTAMP() - INTERVAL 1 DAY "
          "LIMIT 100")
         .executeUpdate();
+    auto& st = s.prepared(
+        "INSERT INTO sign_in_failures (account_id, client_hash, email_hash) VALUES (?, ?, ?)");
+    if (account_id) {
+      st.setUInt64(1, *account_id);
+    } else {
+      st.setNull(1, sql::DataType::BIGINT);
+    }
+    std::istringstream client_holder;
+    std::istringstream email_holder;
+    set_binary(st, 2, as_bytes(client), client_holder);
+    set_binary(st, 3, as_bytes(email), email_holder);
+    st.executeUpdate();
+    const auto rs = query(s.prepared("SELECT LAST_INSERT_ID()"));
+    return rs->next() ? rs->getUInt64(1) : 0;
   });
 }
 
-FailureWindow MysqlAccountStore::account_failures(std::uint64_t account_id, int window_seconds) {
+void MysqlAccountStore::release_sign_in(std::uint64_t reservation) {
+  db_.call([&](MysqlSession& s) {
+    auto& st = s.prepared("DELETE FROM sign_in_failures WHERE id = ?");
+    st.setUInt64(1, reservation);
+    st.executeUpdate();
+  });
+}
+
+FailureWindow MysqlAccountStore::email_failures(const TokenHash& email, int window_seconds) {
   return db_.call([&](MysqlSession& s) {
     auto& st = s.prepared(
         "SELECT COUNT(*), UNIX_TIMESTAMP(MIN(failed_at)) FROM sign_in_failures "
-        "WHERE account_id = ? AND failed_at > UTC_TIMESTAMP() - INTERVAL ? SECOND");
-    st.setUInt64(1, account_id);
+        "WHERE email_hash = ? AND failed_at > UTC_TIMESTAMP() - INTERVAL ? SECOND");
+    std::istringstream holder;
+    set_binary(st, 1, as_bytes(email), holder);
     st.setInt(2, window_seconds);
     return read_window(*query(st));
   });
@@ -248,6 +264,58 @@ FailureWindow MysqlAccountStore::client_failures(const TokenHash& client, int wi
     set_binary(st, 1, as_bytes(client), holder);
     st.setInt(2, window_seconds);
     return read_window(*query(st));
+  });
+}
+
+std::uint64_t MysqlAccountStore::reserve_registration(const TokenHash& client) {
+  return db_.call([&](MysqlSession& s) -> std::uint64_t {
+    s.prepared(
+         "DELETE FROM registration_attempts WHERE attempted_at < UTC_TIMESTAMP() - INTERVAL 1 DAY "
+         "LIMIT 100")
+        .executeUpdate();
+    auto& st = s.prepared("INSERT INTO registration_attempts (client_hash) VALUES (?)");
+    std::istringstream holder;
+    set_binary(st, 1, as_bytes(client), holder);
+    st.executeUpdate();
+    const auto rs = query(s.prepared("SELECT LAST_INSERT_ID()"));
+    return rs->next() ? rs->getUInt64(1) : 0;
+  });
+}
+
+void MysqlAccountStore::release_registration(std::uint64_t reservation) {
+  db_.call([&](MysqlSession& s) {
+    auto& st = s.prepared("DELETE FROM registration_attempts WHERE id = ?");
+    st.setUInt64(1, reservation);
+    st.executeUpdate();
+  });
+}
+
+FailureWindow MysqlAccountStore::client_registrations(const TokenHash& client, int window_seconds) {
+  return db_.call([&](MysqlSession& s) {
+    auto& st = s.prepared(
+        "SELECT COUNT(*), UNIX_TIMESTAMP(MIN(attempted_at)) FROM registration_attempts "
+        "WHERE client_hash = ? AND attempted_at > UTC_TIMESTAMP() - INTERVAL ? SECOND");
+    std::istringstream holder;
+    set_binary(st, 1, as_bytes(client), holder);
+    st.setInt(2, window_seconds);
+    return read_window(*query(st));
+  });
+}
+
+FailureWindow MysqlAccountStore::all_registrations(int window_seconds) {
+  return db_.call([&](MysqlSession& s) {
+    auto& st = s.prepared(
+        "SELECT COUNT(*), UNIX_TIMESTAMP(MIN(attempted_at)) FROM registration_attempts "
+        "WHERE attempted_at > UTC_TIMESTAMP() - INTERVAL ? SECOND");
+    st.setInt(1, window_seconds);
+    return read_window(*query(st));
+  });
+}
+
+std::uint64_t MysqlAccountStore::pending_accounts() {
+  return db_.call([](MysqlSession& s) -> std::uint64_t {
+    const auto rs = query(s.prepared("SELECT COUNT(*) FROM accounts WHERE status = 'pending'"));
+    return rs->next() ? rs->getUInt64(1) : 0;
   });
 }
 

@@ -24,10 +24,19 @@ class MysqlAccountStore : public AccountStore {
   void delete_sessions(std::uint64_t account_id) override;
   std::int64_t now() override;
 
-  void record_sign_in(std::uint64_t account_id) override;
-  void record_failure(std::optional<std::uint64_t> account_id, const TokenHash& client) override;
-  FailureWindow account_failures(std::uint64_t account_id, int window_seconds) override;
+  void record_sign_in(std::uint64_t account_id, const TokenHash& email) override;
+  std::uint64_t reserve_sign_in(std::optional<std::uint64_t> account_id, const TokenHash& client,
+                                const TokenHash& email) override;
+  void release_sign_in(std::uint64_t reservation) override;
+  FailureWindow email_failures(const TokenHash& email, int window_seconds) override;
   FailureWindow client_failures(const TokenHash& client, int window_seconds) override;
+
+  // lib/db/mysql_registration_limits.cpp
+  std::uint64_t reserve_registration(const TokenHash& client) override;
+  void release_registration(std::uint64_t reservation) override;
+  FailureWindow client_registrations(const TokenHash& client, int window_seconds) override;
+  FailureWindow all_registrations(int window_seconds) override;
+  std::uint64_t pending_accounts() override;
 
  private:
   AdminDb& db_;

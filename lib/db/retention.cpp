@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "lib/db/background_runs.h"
+#include "lib/db/account_expiry.h"
 #include "lib/db/named_lock.h"
 
 namespace placard::db {
@@ -42,7 +43,8 @@ int effective_retention_days(int setting_days, std::int64_t token_ttl_seconds) {
   return static_cast<int>(std::max<std::int64_t>(std::max(1, setting_days), ttl_days));
 }
 
-RetentionPass delete_old_events(MysqlSession& session, int days, const RetentionOptions& options) {
+RetentionPass delete_old_events(MysqlSession& session, int days, const RetentionOptions& options,
+                                int pending_account_days) {
   return session.run(false, [&](MysqlSession& s) {
     RetentionPass pass;
     const NamedLock lock(s, "placard.retention");
@@ -51,6 +53,9 @@ RetentionPass delete_old_events(MysqlSession& session, int days, const Retention
     pass.impressions = delete_table(s, "impressions", "recorded_at", days, options);
     pass.clicks = delete_table(s, "clicks", "clicked_at", days, options);
     pass.ignored = delete_table(s, "ignored_events", "at", days, options);
+    if (pending_account_days > 0 && !options.stopping()) {
+      pass.expired_accounts = expire_pending_accounts(s, pending_account_days);
+    }
     return pass;
   });
 }
@@ -70,8 +75,13 @@ void RetentionJob::run_pass(MysqlSession& session) {
   options.stopping = [this] { return job_.stopping(); };
   options.wait = [this](std::chrono::milliseconds d) { job_.sleep_for(d); };
   try {
-    const auto pass = delete_old_events(session, days, options);
+    const auto pass = delete_old_events(session, days, options, settings->pending_account_days);
     if (pass.ran) record_background_run(session, "retention", true, "worker");
+    if (pass.expired_accounts > 0 && report_) {
+      report_("retention: removed " + std::to_string(pass.expired_accounts) +
+              " unapproved accounts older than " + std::to_string(settings->pending_account_days) +
+              " days");
+    }
     if (pass.ran && (pass.impressions > 0 || pass.clicks > 0) && report_) {
       report_("retention: deleted " + std::to_string(pass.impressions) + " impressions and " +
               std::to_string(pass.clicks) + " clicks older than " + std::to_string(days) + " days");

@@ -28,7 +28,8 @@ struct RetentionPass {
   bool ran = false;               // false: another worker (on any host) holds the lock and is at it
   std::uint64_t impressions = 0;  // rows deleted
   std::uint64_t clicks = 0;
-  std::uint64_t ignored = 0;  // rows of ignored_events (answered, not counted)
+  std::uint64_t ignored = 0;           // rows of ignored_events (answered, not counted)
+  std::uint64_t expired_accounts = 0;  // unapproved accounts past pending_account_days
 };
 
 // One pass: under the named lock placard.retention (GET_LOCK(..., 0): one pass at a time across
@@ -37,7 +38,10 @@ struct RetentionPass {
 // never waits long on its locks. Only rows the rollup step has already counted are deleted, and
 // the rollups are untouched, so nothing a report shows changes. Throws DatabaseUnavailable
 // or DatabaseError.
-RetentionPass delete_old_events(MysqlSession& session, int days, const RetentionOptions& options);
+// With pending_account_days > 0, the same pass then removes the unapproved accounts older than
+// that (expire_pending_accounts, lib/db/account_expiry.h).
+RetentionPass delete_old_events(MysqlSession& session, int days, const RetentionOptions& options,
+                                int pending_account_days = 0);
 
 // The periodic job of each worker: a pass first_delay after start, then every interval, with the
 // settings of the current catalog snapshot; stop() (or the destructor) ends it promptly, between
@@ -47,6 +51,7 @@ class RetentionJob {
   struct Settings {
     int retention_days = 90;
     std::int64_t token_ttl_seconds = 86400;
+    int pending_account_days = 0;  // registration.pending_days (0: accounts are not expired)
   };
   using SettingsSource = std::function<std::optional<Settings>()>;  // nullopt: not loaded yet
   using Report = std::function<void(const std::string&)>;

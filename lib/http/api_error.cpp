@@ -47,7 +47,12 @@ Response render_error(const ApiError& error) {
   w.EndObject();
   w.EndObject();
   Response r = Response::json(error.status(), std::string(buf.GetString(), buf.GetSize()));
-  for (const auto& h : error.headers()) r.set_header(h.name, h.value);
+  for (const auto& h : error.headers()) {
+    if (!breaks_header(h.name) && !breaks_header(h.value)) r.set_header(h.name, h.value);
+  }
+  // Also on the paths that never reach api::Service::handle (a handler's exception caught by
+  // the worker pool): every error answer says nosniff.
+  r.set_header("X-Content-Type-Options", "nosniff");
   return r;
 }
 

@@ -43,6 +43,7 @@ ApiError internal_error();
 // A request body that did not arrive in time (the worker's body deadline).
 ApiError request_timeout();
 
+// The contract's envelope, with the error's headers and X-Content-Type-Options: nosniff.
 Response render_error(const ApiError& error);
 
 }  // namespace placard::http

@@ -96,6 +96,7 @@ std::string render_response_head(const Response& response) {
                 static_cast<int>(reason.size()), reason.data());
   out += status;
   for (const auto& h : response.headers) {
+    if (breaks_header(h.name) || breaks_header(h.value)) continue;  // never split a response
     out += h.name;
     out += ": ";
     out += h.value;

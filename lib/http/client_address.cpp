@@ -157,4 +157,12 @@ std::string client_address(const Request& request, const TrustedProxies& trusted
   return ip_text(current);
 }
 
+std::string client_key_text(std::string_view address) {
+  auto ip = parse_ip(address);
+  if (!ip) return std::string(address);
+  if (is_v4_mapped(*ip)) return ip_text(*ip);
+  for (std::size_t i = 8; i < ip->size(); ++i) (*ip)[i] = 0;
+  return ip_text(*ip) + "/64";
+}
+
 }  // namespace placard::http

@@ -45,4 +45,9 @@ class TrustedProxies {
 // stops the walk at the hop that forwarded it. An unparsable REMOTE_ADDR is returned as it is.
 std::string client_address(const Request& request, const TrustedProxies& trusted);
 
+// What per-client keys are made of (sign-in throttle, registration limits, counting limits): an
+// IPv4 address as it is, an IPv6 address reduced to its /64 ("2001:db8:1:2::/64": one
+// subscriber's network is one client, not 2^64 of them); anything unparsable as it is.
+std::string client_key_text(std::string_view address);
+
 }  // namespace placard::http

@@ -1,10 +1,18 @@
 #include "lib/http/response.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace placard::http {
 
+bool breaks_header(std::string_view text) {
+  return text.find_first_of(std::string_view("\r\n\0", 3)) != std::string_view::npos;
+}
+
 void Response::set_header(std::string_view name, std::string value) {
+  if (breaks_header(name) || breaks_header(value)) {
+    throw std::invalid_argument("a header name or value with CR, LF or NUL");
+  }
   for (auto& h : headers) {
     if (iequals(h.name, name)) {
       h.value = std::move(value);

@@ -13,7 +13,9 @@ struct Response {
   Headers headers;  // names as they should be sent
   std::string body;
 
-  // Replaces any header of the same name (case-insensitive).
+  // Replaces any header of the same name (case-insensitive). A name or value with CR, LF or NUL
+  // (a header split into two, or a response split) throws std::invalid_argument: no caller may
+  // pass one on; render_response_head also leaves such a header out, whoever added it.
   void set_header(std::string_view name, std::string value);
   std::string_view header(std::string_view name) const;
   bool has(std::string_view name) const;
@@ -23,5 +25,8 @@ struct Response {
 };
 
 std::string_view reason_phrase(int status);
+
+// True when `text` holds CR, LF or NUL: never in a header name or value.
+bool breaks_header(std::string_view text);
 
 }  // namespace placard::http

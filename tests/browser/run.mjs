@@ -149,14 +149,14 @@ async function statsAvailable() {
 test('the web server sends the admin page security headers, once each, and the API keeps its own', async () => {
   const r = await fetch(stack.base + '/admin/');
   eq(r.status, 200, 'GET /admin/');
-  eq(r.headers.get('content-security-policy'), "default-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'", 'CSP');
+  eq(r.headers.get('content-security-policy'), "default-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'none'", 'CSP');
   eq(r.headers.get('x-content-type-options'), 'nosniff', 'nosniff (a duplicate would read "nosniff, nosniff")');
   eq(r.headers.get('referrer-policy'), 'same-origin', 'Referrer-Policy');
   eq(r.headers.get('x-frame-options'), 'DENY', 'X-Frame-Options');
   eq(r.headers.get('x-xss-protection'), '0', 'X-XSS-Protection: 0 (the legacy filter off, as OWASP advises)');
   eq(r.headers.get('strict-transport-security'), null, 'no HSTS over plain HTTP');
   const js = await fetch(stack.base + '/admin/js/app.js');
-  eq(js.headers.get('content-security-policy'), "default-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'", 'CSP on a module');
+  eq(js.headers.get('content-security-policy'), "default-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'none'", 'CSP on a module');
   assert((js.headers.get('content-type') || '').startsWith('text/javascript'), 'modules are text/javascript');
   const lib = await fetch(stack.base + '/admin/vendor/uPlot.esm.js');
   eq(lib.status, 200, 'uPlot is served from the stack itself');

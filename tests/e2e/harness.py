@@ -101,9 +101,19 @@ class StackError(Exception):
 run_options = None
 STACK_ENV = {}
 
+# placard.conf keys every test stack gets (scripts/stack.sh CONF_SET): the suite registers many
+# accounts from 127.0.0.1, far more than the production registration limits allow (issue 22);
+# the tests of those limits start a stack of their own with tighter ones.
+TEST_CONF = {
+    "registration.per_client_per_hour": "100000",
+    "registration.per_hour": "100000",
+    "registration.max_pending": "100000",
+}
+
 
 class Stack:
-    def __init__(self, server="lighttpd", build=None, tls=False):
+    def __init__(self, server="lighttpd", build=None, tls=False, conf=None):
+        self.conf = dict(TEST_CONF, **(conf or {}))
         self.server = server
         self.tls = tls  # Apache serves HTTPS with a certificate made under VAR_DIR/tls
         self.build = build or os.environ.get("BUILD") or "build"
@@ -125,6 +135,7 @@ class Stack:
             BUILD=self.build,
             DEMO_DATA="0",
             TLS="1" if self.tls else "0",
+            CONF_SET=" ".join("%s=%s" % kv for kv in sorted(self.conf.items())),
         )
         env.update(STACK_ENV)
         # Sanitizer builds: also write reports to files under the stack's log dir, so they are
@@ -194,7 +205,7 @@ class Stack:
             raise StackError("mariadb-dump of the fresh database failed: %s" % proc.stderr.decode("utf-8", "replace"))
         shutil.copyfile(self.path("placard.conf"), os.path.join(fresh, "placard.conf"))
 
-    def reset(self, server=None, tls=None):
+    def reset(self, server=None, tls=None, conf=None):
         """The stack as new, at the cost of a restart: the database dropped and loaded again as the
         first start left it (on the same MariaDB and data directory), placard.conf as first
         written, then stopped and started again, behind `server` and with `tls` when given."""
@@ -205,6 +216,8 @@ class Stack:
         shutil.copyfile(self.path("fresh", "placard.conf"), self.path("placard.conf"))
         self.fixtures_loaded = False
         self.script("stop", timeout=90)
+        if conf is not None:  # placard.conf keys of this start on (added to TEST_CONF)
+            self.conf = dict(TEST_CONF, **conf)
         self.server = server or self.server
         self.tls = self.tls if tls is None else tls
         self.script("start", timeout=180)
@@ -752,7 +765,7 @@ class Borrowed:
     returns the run's stack to what it was (server, TLS, a fresh database with the fixtures when it
     had them) or keeps a new one as the spare."""
 
-    def __init__(self, server="lighttpd", tls=False):
+    def __init__(self, server="lighttpd", tls=False, conf=None):
         global _spare
         self.host = None
         self.was = None  # (server, TLS, fixtures) of the run's stack, to give it back as it was
@@ -761,7 +774,7 @@ class Borrowed:
                 self.host = st
                 break
         if self.host is None:
-            self.stack = Stack(server, tls=tls)
+            self.stack = Stack(server, tls=tls, conf=conf)
             try:
                 self.stack.start()
             except BaseException:
@@ -772,9 +785,10 @@ class Borrowed:
         if self.host is _spare:
             _spare = None
         else:
-            self.was = (self.host.server, self.host.tls, self.host.fixtures_loaded)
+            self.was = (self.host.server, self.host.tls, self.host.fixtures_loaded,
+                        {k: v for k, v in self.host.conf.items() if TEST_CONF.get(k) != v})
         self.stack = self.host
-        self.stack.reset(server, tls)
+        self.stack.reset(server, tls, conf or {})
 
     def give_back(self):
         global _spare
@@ -785,8 +799,8 @@ class Borrowed:
                     _spares_stopped_at_exit.append(True)
                 _spare = self.stack
             return
-        server, tls, fixtures = self.was
-        self.stack.reset(server, tls)
+        server, tls, fixtures, conf = self.was
+        self.stack.reset(server, tls, conf)
         if fixtures:
             load_fixtures(self.stack)
 
@@ -810,10 +824,11 @@ class StackTestCase(unittest.TestCase):
     SERVER = "lighttpd"
     FIXTURES = True
     TLS = False
+    CONF = None  # placard.conf keys of this stack (added to TEST_CONF)
 
     @classmethod
     def setUpClass(cls):
-        cls.borrowed = Borrowed(cls.SERVER, tls=cls.TLS)
+        cls.borrowed = Borrowed(cls.SERVER, tls=cls.TLS, conf=cls.CONF)
         cls.stack = cls.borrowed.stack
         set_stack(cls.stack)
         cls.prepare_stack()

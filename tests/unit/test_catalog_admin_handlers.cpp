@@ -53,10 +53,19 @@ class FakeAccounts : public db::AccountStore {
   void delete_session(const db::TokenHash&) override {}
   void delete_sessions(std::uint64_t) override {}
   std::int64_t now() override { return 1'800'000'000; }
-  void record_sign_in(std::uint64_t) override {}
-  void record_failure(std::optional<std::uint64_t>, const db::TokenHash&) override {}
-  db::FailureWindow account_failures(std::uint64_t, int) override { return {}; }
+  void record_sign_in(std::uint64_t, const db::TokenHash&) override {}
+  std::uint64_t reserve_sign_in(std::optional<std::uint64_t>, const db::TokenHash&,
+                                const db::TokenHash&) override {
+    return 0;
+  }
+  void release_sign_in(std::uint64_t) override {}
+  db::FailureWindow email_failures(const db::TokenHash&, int) override { return {}; }
   db::FailureWindow client_failures(const db::TokenHash&, int) override { return {}; }
+  std::uint64_t reserve_registration(const db::TokenHash&) override { return 0; }
+  void release_registration(std::uint64_t) override {}
+  db::FailureWindow client_registrations(const db::TokenHash&, int) override { return {}; }
+  db::FailureWindow all_registrations(int) override { return {}; }
+  std::uint64_t pending_accounts() override { return 0; }
 };
 
 class FakeSettings : public db::SettingsStore {

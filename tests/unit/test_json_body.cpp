@@ -414,9 +414,11 @@ TEST(HttpRenderError, FieldOmittedWhenEmpty) {
   const Response r = render_error(placard::http::not_found());
   EXPECT_EQ(r.status, 404);
   EXPECT_EQ(r.body, R"({"error":{"code":"not_found","message":"No such resource"}})");
-  ASSERT_EQ(r.headers.size(), 1u);
+  ASSERT_EQ(r.headers.size(), 2u);
   EXPECT_EQ(r.headers[0].name, "Content-Type");
   EXPECT_EQ(r.headers[0].value, "application/json; charset=utf-8");
+  EXPECT_EQ(r.headers[1].name, "X-Content-Type-Options");  // every error answer (issue 22)
+  EXPECT_EQ(r.headers[1].value, "nosniff");
 }
 
 TEST(HttpRenderError, InvalidFieldKeepsMessage) {
@@ -448,7 +450,7 @@ TEST(HttpRenderError, HeadersAreCopied) {
   EXPECT_EQ(t.status, 429);
   EXPECT_EQ(t.header("Retry-After"), "900");
   EXPECT_EQ(t.header("X-Extra"), "1");
-  EXPECT_EQ(t.headers.size(), 3u);
+  EXPECT_EQ(t.headers.size(), 4u);  // and X-Content-Type-Options
 }
 
 TEST(HttpRenderError, AllowHeaderOf405) {
