@@ -3,6 +3,7 @@
 // when the work returns (as the real one commits), an account store with accounts and sessions,
 // and a router with every admin route over them (the other stores fail the test if called).
 #include <functional>
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -108,20 +109,40 @@ class InMemoryAccounts : public db::AccountStore {
     std::erase_if(sessions, [&](const auto& s) { return s.second.account_id == account_id; });
   }
   std::int64_t now() override { return kNow; }
-  void record_sign_in(std::uint64_t account_id) override { sign_ins.push_back(account_id); }
-  void record_failure(std::optional<std::uint64_t> account_id, const db::TokenHash&) override {
-    failures.push_back(account_id.value_or(0));
+  void record_sign_in(std::uint64_t account_id, const db::TokenHash&) override {
+    sign_ins.push_back(account_id);
   }
-  db::FailureWindow account_failures(std::uint64_t, int) override { return {}; }
+  // Reserved attempts stay as failures unless released (a refused or successful attempt).
+  std::uint64_t reserve_sign_in(std::optional<std::uint64_t> account_id, const db::TokenHash&,
+                                const db::TokenHash&) override {
+    reserved_[next_reservation_] = account_id.value_or(0);
+    failures.push_back(account_id.value_or(0));
+    return next_reservation_++;
+  }
+  void release_sign_in(std::uint64_t reservation) override {
+    const auto it = reserved_.find(reservation);
+    if (it == reserved_.end()) return;
+    const auto pos = std::find(failures.begin(), failures.end(), it->second);
+    if (pos != failures.end()) failures.erase(pos);
+    reserved_.erase(it);
+  }
+  db::FailureWindow email_failures(const db::TokenHash&, int) override { return {}; }
   db::FailureWindow client_failures(const db::TokenHash&, int) override { return {}; }
+  std::uint64_t reserve_registration(const db::TokenHash&) override { return 0; }
+  void release_registration(std::uint64_t) override {}
+  db::FailureWindow client_registrations(const db::TokenHash&, int) override { return {}; }
+  db::FailureWindow all_registrations(int) override { return {}; }
+  std::uint64_t pending_accounts() override { return 0; }
 
   std::map<std::uint64_t, db::Account> accounts;
   std::map<db::TokenHash, Session> sessions;
   std::vector<std::uint64_t> sign_ins;  // record_sign_in calls
-  std::vector<std::uint64_t> failures;  // record_failure calls (0: unknown account)
+  std::vector<std::uint64_t> failures;  // attempts reserved and not released (0: unknown account)
 
  private:
   std::uint64_t next_id_ = 1;
+  std::uint64_t next_reservation_ = 1;
+  std::map<std::uint64_t, std::uint64_t> reserved_;  // reservation -> account id (0: unknown)
 };
 
 // Every admin route over InMemoryAccounts and FakeAdminTx; any other store fails the test.
