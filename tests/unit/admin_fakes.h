@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "lib/admin/admin_router.h"
+#include "lib/admin/password_work.h"
 #include "lib/crypto/base64.h"
 #include "lib/db/account_store.h"
 #include "lib/db/admin_tx.h"
@@ -148,6 +149,7 @@ class InMemoryAccounts : public db::AccountStore {
 // Every admin route over InMemoryAccounts and FakeAdminTx; any other store fails the test.
 struct AccountsAdmin {
   AccountsAdmin() {
+    config.passwords = &passwords;
     holder.set(std::make_shared<const catalog::Snapshot>());
     admin::add_admin_routes(router, context);
   }
@@ -175,6 +177,7 @@ struct AccountsAdmin {
   util::Logger log{""};
   api::SharedServices shared{holder, keys, log};
   admin::AdminConfig config{"client key", "dummy hash", std::nullopt, {}, {}};
+  admin::PasswordWork passwords{config::AuthLimits{}, std::chrono::microseconds{0}};
   FakeAdminTx tx;
   InMemoryAccounts accounts;
   UnusedSettings settings;
