@@ -4,42 +4,47 @@
 # unit test OpenApiRoutes.*, which reads the spec from the repository root); given traffic files
 # (an e2e run with PLACARD_TRAFFIC_LOG=FILE writes one), every answer in them checked against the
 # spec too (tests/openapi/validate_traffic.mjs: status, JSON body, declared headers).
-# Usage: scripts/check-openapi.sh [TRAFFIC.jsonl...]
-#        (needs `make node-deps` and $BUILD/unit_tests; BUILD=build)
-set -euo pipefail
-cd "$(dirname "$0")/.."
+# Usage: scripts/check-openapi.sh [--summary FILE] [TRAFFIC.jsonl...]
+#        (needs `make node-deps` and $BUILD/unit_tests; BUILD=build). --summary writes
+#        {"passed": N, "failed": M}, one count per check, for scripts/run-tests.sh.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build}
-status=0
-
-echo "openapi: redocly lint (recommended rules)"
-if [[ ! -x node_modules/.bin/redocly ]]; then
-  echo "openapi: node_modules/.bin/redocly missing (run: make node-deps)"
-  exit 1
-fi
-# Errors fail; warnings are printed. NO_UPDATE_NOTIFIER: no version check over the network.
-if ! NO_UPDATE_NOTIFIER=1 REDOCLY_TELEMETRY=off timeout 300 node_modules/.bin/redocly lint \
-  --format=stylish docs/openapi.yaml; then
-  echo "openapi: the linter found errors"
-  status=1
-fi
-
-echo "openapi: spec operations == served routes"
-if [[ ! -x "$BUILD/unit_tests" ]]; then
-  echo "openapi: $BUILD/unit_tests missing (run: make $BUILD/unit_tests)"
-  exit 1
-fi
-if ! timeout 120 "$BUILD/unit_tests" --gtest_filter='OpenApiRoutes.*' --gtest_brief=1; then
-  echo "openapi: docs/openapi.yaml and the routes differ"
-  status=1
-fi
-
-if [[ $# -gt 0 ]]; then
-  echo "openapi: recorded traffic against the spec"
-  if ! timeout 300 node tests/openapi/validate_traffic.mjs docs/openapi.yaml "$@"; then
-    echo "openapi: answers that do not conform to docs/openapi.yaml"
-    status=1
+summary=""
+traffic=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --summary) summary="$2"; shift 2 ;;
+    *) traffic+=("$1"); shift ;;
+  esac
+done
+passed=0
+failed=0
+check() {  # NAME COMMAND...: one check, counted
+  local name="$1"
+  shift
+  echo "openapi: $name"
+  if "$@"; then
+    passed=$((passed + 1))
+  else
+    echo "openapi: FAILED: $name"
+    failed=$((failed + 1))
   fi
+}
+
+# Errors fail; warnings are printed. No update check, no telemetry: nothing leaves the machine.
+check "redocly lint, recommended rules (0 errors)" \
+  env NO_UPDATE_NOTIFIER=1 REDOCLY_TELEMETRY=off timeout 300 node_modules/.bin/redocly lint \
+  --format=stylish docs/openapi.yaml
+check "the spec's operations are the served routes (OpenApiRoutes.*)" \
+  timeout 120 "$BUILD/unit_tests" --gtest_filter='OpenApiRoutes.*' --gtest_brief=1
+if [[ ${#traffic[@]} -gt 0 ]]; then
+  check "recorded answers conform to the spec" \
+    timeout 300 node tests/openapi/validate_traffic.mjs docs/openapi.yaml "${traffic[@]}"
 fi
 
-[[ $status -eq 0 ]] && echo "openapi: clean"
-exit $status
+echo "openapi: $passed passed, $failed failed"
+if [[ -n "$summary" ]]; then
+  printf '{"passed": %d, "failed": %d}\n' "$passed" "$failed" >"$summary"
+fi
+((failed == 0))

@@ -15,6 +15,7 @@ the port from that range instead of letting the kernel choose), E2E_KEEP=1 (keep
 
 import atexit
 import contextlib
+import gzip
 import http.client as httpclient
 import json
 import os
@@ -348,9 +349,14 @@ def _record_traffic(method, path, status, hdrs, data):
     log_path = os.environ.get("PLACARD_TRAFFIC_LOG")
     if not log_path:
         return
-    json_body = hdrs.get("content-type", "").startswith("application/json")
-    line = json.dumps({"m": method, "p": path, "s": status, "h": hdrs,
-                       "b": data.decode("utf-8", "replace") if json_body else ""})
+    body = ""
+    if hdrs.get("content-type", "").startswith("application/json") and data:
+        try:
+            raw = gzip.decompress(data) if hdrs.get("content-encoding") == "gzip" else data
+            body = raw.decode("utf-8", "replace")
+        except (OSError, EOFError):
+            body = "(a gzip body that does not decompress)"
+    line = json.dumps({"m": method, "p": path, "s": status, "h": hdrs, "b": body})
     with _TRAFFIC_LOCK, open(log_path, "a") as f:
         f.write(line + "\n")
 

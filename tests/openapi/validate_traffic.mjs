@@ -23,6 +23,10 @@ const spec = YAML.parse(fs.readFileSync(specPath, "utf8"));
 const ajv = new Ajv({ strict: false, allErrors: true });
 addFormats(ajv);
 ajv.addSchema(spec, "spec");
+// Header values are text: "600" is the integer 600 (coerced for their schemas only).
+const headerAjv = new Ajv({ strict: false, allErrors: true, coerceTypes: true });
+addFormats(headerAjv);
+headerAjv.addSchema(spec, "spec");
 
 const pointer = (parts) =>
   "spec#/" + parts.map((p) => String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
@@ -48,10 +52,11 @@ const templates = Object.keys(spec.paths)
   .sort((a, b) => a.params - b.params);
 
 const validators = new Map();
-function validator(parts) {
+function validator(parts, using = ajv) {
   const key = pointer(parts);
-  if (!validators.has(key)) validators.set(key, ajv.getSchema(key));
-  return validators.get(key);
+  const cacheKey = (using === ajv ? "body " : "header ") + key;
+  if (!validators.has(cacheKey)) validators.set(cacheKey, using.getSchema(key));
+  return validators.get(cacheKey);
 }
 
 const counts = { judged: 0, notDescribed: 0, violations: 0 };
@@ -87,7 +92,7 @@ function judge(rec) {
     if (value === undefined) continue;
     const [header, hwhere] = resolve(declared, [...where, "headers", name]);
     if (!header.schema) continue;
-    const v = validator([...hwhere, "schema"]);
+    const v = validator([...hwhere, "schema"], headerAjv);
     if (!v(value)) violation(rec, `header ${name}: ${JSON.stringify(value)} ${ajv.errorsText(v.errors)}`);
   }
   const type = (rec.h["content-type"] || "").split(";")[0].trim();
