@@ -4,10 +4,10 @@
 #   scripts/lint-tidy.sh analyze FILE.cpp...  every check of .clang-tidy, the static analyzer too
 #
 # A TU found clean leaves a stamp build/lint-cache/<mode>/<key>, where key = sha256 of the TU's
-# name, its preprocessed text (clang++ -E: every header it includes, ours and the system's),
-# .clang-tidy, the mode and clang-tidy's version. A TU whose key has a stamp is not checked again;
-# a TU with findings leaves no stamp (checked, and its findings shown, every time). Deleting
-# build/lint-cache forces a full run. Runs $(nproc) clang-tidy processes at once (LINT_JOBS).
+# name, its preprocessed text (clang++ -E -C: every header it includes, ours and the system's,
+# comments kept for NOLINT), .clang-tidy, the mode and clang-tidy's version. A TU whose key has
+# a stamp is not checked again; a TU with findings leaves no stamp (checked, and its findings
+# shown, every time). Deleting build/lint-cache forces a full run. Runs $(nproc) clang-tidy processes at once (LINT_JOBS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,7 +30,7 @@ export CACHE checks salt TALLY
 
 tidy_one() {  # FILE: exit 0 when clean (from the cache or checked now)
   local file="$1" key out
-  key="$( { printf '%s\n%s\n' "$salt" "$file"; clang++ -E -P "${@:2}" "$file" 2>/dev/null; } \
+  key="$( { printf '%s\n%s\n' "$salt" "$file"; clang++ -E -P -C "${@:2}" "$file" 2>/dev/null; } \
     | sha256sum | cut -c1-64)"
   if [[ -e "$CACHE/$key" ]]; then
     mktemp "$TALLY/cached.XXXXXX" >/dev/null

@@ -13,6 +13,7 @@ suite() {
   local name="$1" seconds="$2" rc t0 sp sf
   shift 2
   local json="$RESULTS/$name.json" log="$RESULTS/$name.log"
+  [[ ! -e "$RESULTS/.interrupted" ]] || return 0
   rm -f "$json"
   LANE_ORDER=$((LANE_ORDER + 1))
   say "==== [$LANE] $name: started ($(date -u +%T))"
@@ -60,13 +61,35 @@ say_block() { flock "$RESULTS/.print.lock" cat; }
 run_lanes() {
   local fn pids=()
   : >"$RESULTS/rows.tsv"
+  rm -f "$RESULTS/.interrupted"
   for fn in "$@"; do
     (LANE="${fn#lane_}" LANE_ORDER=0 "$fn") &
     pids+=($!)
   done
-  trap 'kill -TERM "${pids[@]}" 2>/dev/null; wait; exit 130' INT TERM
-  wait "${pids[@]}"
+  # Background jobs of a script ignore SIGINT: on Ctrl-C or TERM, each running suite's `timeout`
+  # gets TERM and passes it on (the suites stop their stacks); the lanes end, the table follows.
+  trap 'INTERRUPTED=1; stop_suites' INT TERM
+  while ! wait "${pids[@]}"; do
+    ((INTERRUPTED)) || break
+    jobs -r | grep -q . || break
+  done
   trap - INT TERM
+}
+INTERRUPTED=0
+
+stop_suites() {
+  local pid
+  : >"$RESULTS/.interrupted"  # no suite starts after this
+  for pid in $(descendants $$); do
+    [[ "$(cat "/proc/$pid/comm" 2>/dev/null)" != timeout ]] || kill -TERM "$pid" 2>/dev/null
+  done
+}
+descendants() {
+  local child
+  for child in $(pgrep -P "$1"); do
+    echo "$child"
+    descendants "$child"
+  done
 }
 
 # print_table: the table of suites (lane order), then the totals; the very last line is
@@ -81,6 +104,9 @@ print_table() {
     total_f=$((total_f + f))
   done < <(sort -t$'\t' -k1,1 -k2,2n "$RESULTS/rows.tsv")
   echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores)"
+  if ((INTERRUPTED)); then
+    echo "interrupted: the suites that had not ended count one failure each, those not started none"
+  fi
   echo "$total_p passed, $total_f failed"
-  ((total_f == 0))
+  ((total_f == 0 && !INTERRUPTED))
 }
