@@ -102,6 +102,10 @@ done
 echo "==== end-to-end tests of the worker's other modes (mod_fcgid, CGI)"
 run_suite e2e-modes 300 python3 tests/e2e/test_worker_modes.py --build "$BUILD"
 
+# --- end-to-end: registration limits, sign-in throttle, the registration flood (issue 22) ----
+echo "==== end-to-end tests of accounts and sign-in limits (their own stack, tight limits)"
+run_suite e2e-auth-limits 600 python3 tests/e2e/test_auth_limits.py --build "$BUILD"
+
 # --- the admin page in headless Chromium, behind each web server (tests/browser/run.mjs) ------
 for server in lighttpd apache; do
   echo "==== browser tests of the admin page (Chromium, $server)"
