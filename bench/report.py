@@ -39,6 +39,9 @@ REBUILD_MS = 1000           # snapshot rebuild of 100,000 offers
 RSS_LIMIT_KB = 64 * 1024    # worker VmRSS at 100,000 offers
 BASELINES = ("static", "echo", "echo-end")
 STATS_P99_MS = 100          # GET /admin/api/v1/stats, 366 days, 100,000 offers (issue 12)
+FOOT_START_MS = 500         # a new worker's first answer (issue 21: mod_fcgid starts one per quiet spell)
+FOOT_RSS_MIB = 32           # its VmRSS after the first answer and after 20 sign-ins
+FOOT_PEAK_MIB = 192         # its peak: one scrypt hash (128 MiB) at a time, none at start
 
 
 # The public API's p99 during the registration flood, at most this many times its p99 without.
@@ -176,6 +179,16 @@ def analyse(steps, meta):
         checks.append(("stats over %s days grouped by %s: p99 of %d requests (issue 12)" % (
             stats.get("days", 366), group, g["requests"]), "%s ms" % fmt_ms(g["p99_ms"]),
             "<= %d ms" % STATS_P99_MS, g["p99_ms"] <= STATS_P99_MS))
+    if meta.get("footprint_json"):  # issue 21: a worker as mod_fcgid starts it on a shared host
+        fp = json.loads(meta["footprint_json"])
+        for label, value, limit, unit in (
+                ("new worker (one thread): exec to its first answer", fp["start_ms"], FOOT_START_MS, "ms"),
+                ("new worker: VmRSS after its first answer", fp["rss_start_kb"] / 1024, FOOT_RSS_MIB, "MiB"),
+                ("new worker: VmRSS after %d sign-ins" % fp["sign_ins"], fp["rss_after_sign_ins_kb"] / 1024,
+                 FOOT_RSS_MIB, "MiB"),
+                ("new worker: peak (VmHWM) after %d sign-ins, one 128 MiB hash at a time" % fp["sign_ins"],
+                 fp["hwm_after_sign_ins_kb"] / 1024, FOOT_PEAK_MIB, "MiB")):
+            checks.append((label, "%.1f %s" % (value, unit), "<= %d %s" % (limit, unit), value <= limit))
     if meta.get("rollup_impressions"):
         same = (meta["rollup_impressions"] == meta.get("raw_impressions")
                 and meta.get("rollup_clicks") == meta.get("raw_clicks"))

@@ -28,6 +28,8 @@
 #                     offers query is under load; bench/sync_bench.py), registration (32
 #                     clients register and sign in as fast as they can while wrk measures
 #                     GET /api/v1/config; bench/registration_flood.py, issue 22)
+# The footprint step always runs at the end: a new one-thread worker's exec-to-first-answer time
+# and VmRSS after it and after 20 sign-ins (bench/worker_footprint.py; issue 21).
 set -Eeuo pipefail
 umask 022
 
@@ -555,6 +557,15 @@ meta catalog_big_rebuild2_ms "$BUILD_MS"
 meta catalog_big_rss_after_rebuild2_kb "$(worker_status VmRSS)"
 meta catalog_big_hwm_kb "$(worker_status VmHWM)"
 fi
+# A worker's footprint as a shared host sees it (mod_fcgid starts one for the first visitor after
+# a quiet spell): exec to first answer, VmRSS after it and after 20 sign-ins (issue 21;
+# bench/worker_footprint.py, a worker of its own with one thread). Always runs.
+say "$(printf '%-20s %s' footprint "a new worker: start to first answer, memory after it and after 20 sign-ins")"
+python3 "$REPO/bench/worker_footprint.py" --fcgi "$FCGI" --config "$VAR/placard.conf" \
+  --password-file "$VAR/admin-password" >"$RAW/footprint.txt" 2>&1 ||
+  { cat "$RAW/footprint.txt" >&2; die "the footprint step failed"; }
+meta footprint_json "$(sed -n 's/^BENCHFOOT //p' "$RAW/footprint.txt" | tail -n 1)"
+
 meta load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
 meta duration_s "$((SECONDS - BENCH_START))"
 

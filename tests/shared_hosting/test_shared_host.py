@@ -20,8 +20,11 @@ Two installs, one database:
   rewrite [PT] (a host whose suEXEC docroot is /home would use DocumentRoot and SuexecUserGroup
   instead; the customer's side, public_html and its .htaccess files, is the same).
 - subfolder: the bundle unpacked as public_html/offers/, reached as /~user/offers/ on the default
-  host: needs the `base_path` config key (skipped, with the reason, while placardctl init has no
-  --base-path).
+  host (its base path /~user/offers). Its .htaccess routing and refusals are checked always; the
+  contract smoke, sign-in and admin page there need the `base_path` and `public_origin` config
+  keys (placardctl init --base-path/--public-origin): skipped, with the reason, while the
+  programs lack them. With both (init --help names --base-path), --public-origin is also given
+  to the site-root install.
 
 Checked: the public contract smoke (config, categories, query, impression recorded then
 duplicate, click 302), admin sign-in, the admin page and its JS/CSS with their headers; the worker

@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""A worker process's start time and memory, as a shared host sees them (mod_fcgid starts a
+process for the first visitor after every quiet spell, often inside a per-account memory limit):
+
+- start: from the exec of placard.fcgi (one thread, its own listening socket) to its first
+  answer to GET /api/v1/config over FastCGI;
+- VmRSS and VmHWM (peak) after that first answer, and after N sign-ins one after another
+  (POST /admin/api/v1/session: one scrypt hash each, 128 MiB while it runs).
+
+Prints one line `BENCHFOOT {json}` (make bench's footprint step; scripts/bench.sh).
+
+    python3 bench/worker_footprint.py --fcgi build/placard.fcgi --config VAR/placard.conf \
+        --password-file VAR/admin-password [--email admin@placard.local] [--sign-ins 20]
+"""
+
+import argparse
+import json
+import os
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def fcgi_record(rtype, content):
+    return struct.pack(">BBHHBx", 1, rtype, 1, len(content), 0) + content
+
+
+def fcgi_length(n):
+    return bytes([n]) if n < 128 else struct.pack(">I", n | 0x80000000)
+
+
+def fastcgi(port, method, uri, headers=None, body=b"", timeout=30):
+    """One FastCGI request (responder role); returns (status, body bytes)."""
+    env = {"REQUEST_METHOD": method, "REQUEST_URI": uri, "SCRIPT_NAME": "", "QUERY_STRING": "",
+           "SERVER_PROTOCOL": "HTTP/1.1", "REMOTE_ADDR": "127.0.0.1", "HTTP_HOST": "127.0.0.1",
+           "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "80", "GATEWAY_INTERFACE": "CGI/1.1"}
+    if body:
+        env.update(CONTENT_TYPE="application/json", CONTENT_LENGTH=str(len(body)))
+    for name, value in (headers or {}).items():
+        env["HTTP_" + name.upper().replace("-", "_")] = value
+    params = b"".join(fcgi_length(len(k)) + fcgi_length(len(v.encode())) + k.encode() + v.encode()
+                      for k, v in env.items())
+    begin = struct.pack(">HB5x", 1, 0)
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        sock.sendall(fcgi_record(1, begin) + fcgi_record(4, params) + fcgi_record(4, b"") +
+                     (fcgi_record(5, body) if body else b"") + fcgi_record(5, b""))
+        data = b""
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    out, pos = b"", 0
+    while pos + 8 <= len(data):
+        _, rtype, _, length, padding = struct.unpack(">BBHHB", data[pos:pos + 7])
+        if rtype == 6:
+            out += data[pos + 8:pos + 8 + length]
+        pos += 8 + length + padding
+    head, _, payload = out.partition(b"\r\n\r\n")
+    status = 200
+    for line in head.split(b"\r\n"):
+        if line.lower().startswith(b"status:"):
+            status = int(line.split()[1])
+    return status, payload
+
+
+def status_kb(pid, field):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise RuntimeError("no %s for pid %d" % (field, pid))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--fcgi", required=True)
+    parser.add_argument("--config", required=True)
+    parser.add_argument("--password-file", required=True)
+    parser.add_argument("--email", default="admin@placard.local")
+    parser.add_argument("--sign-ins", type=int, default=20)
+    args = parser.parse_args()
+    with open(args.password_file) as f:
+        password = f.read().strip()
+    origin = "http://127.0.0.1"
+    with open(args.config) as f:
+        lines = [line for line in f if not line.startswith("listen")]
+    for line in lines:
+        key, _, value = line.partition("=")
+        if key.strip() == "public_origin" and value.strip():
+            origin = value.strip()
+    tmp = tempfile.mkdtemp(prefix="placard-footprint-")
+    conf = os.path.join(tmp, "placard.conf")
+    with open(os.open(conf, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as f:
+        f.writelines(lines)
+    port = free_port()
+    started = time.monotonic()
+    worker = subprocess.Popen([args.fcgi, "--config", conf, "--listen", "127.0.0.1:%d" % port,
+                               "--threads", "1"], stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        first = None
+        while first is None and time.monotonic() - started < 60:
+            if worker.poll() is not None:
+                raise RuntimeError("placard.fcgi exited %d: %s" % (
+                    worker.returncode, worker.stderr.read().decode(errors="replace")[-2000:]))
+            try:
+                status, _ = fastcgi(port, "GET", "/api/v1/config", timeout=10)
+                if status == 200:
+                    first = time.monotonic() - started
+            except OSError:
+                time.sleep(0.005)
+        if first is None:
+            raise RuntimeError("no answer to GET /api/v1/config within 60 s")
+        result = {"start_ms": round(first * 1000, 1),
+                  "rss_start_kb": status_kb(worker.pid, "VmRSS"),
+                  "hwm_start_kb": status_kb(worker.pid, "VmHWM"), "sign_ins": args.sign_ins}
+        body = json.dumps({"email": args.email, "password": password}).encode()
+        headers = {"Origin": origin, "X-Service-Mark": "admin"}
+        t0 = time.monotonic()
+        for _ in range(args.sign_ins):
+            status, payload = fastcgi(port, "POST", "/admin/api/v1/session", headers, body)
+            if status != 200:
+                raise RuntimeError("sign-in answered %d: %r" % (status, payload[:300]))
+        result.update(sign_in_ms=round((time.monotonic() - t0) * 1000 / max(1, args.sign_ins), 1),
+                      rss_after_sign_ins_kb=status_kb(worker.pid, "VmRSS"),
+                      hwm_after_sign_ins_kb=status_kb(worker.pid, "VmHWM"))
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
+        os.unlink(conf)
+        os.rmdir(tmp)
+    print("BENCHFOOT " + json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
