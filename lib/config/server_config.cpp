@@ -115,6 +115,10 @@ ServerConfig server_config_from(const std::map<std::string, std::string>& values
       c.network.schedule_check_seconds = to_int(key, value, 1, 3600);
     } else if (key == "network.page_size") {
       c.network.page_size = to_int(key, value, 0, 500);
+    } else if (key == "network.max_sync_offers") {
+      c.network.max_sync_offers = to_int(key, value, 1, 10000000);
+    } else if (key == "network.max_sync_bytes") {
+      c.network.max_sync_bytes = to_int(key, value, 4096, 2147483647);
     } else {
       throw ConfigError("unknown key '" + key + "'");
     }
@@ -172,6 +176,8 @@ std::string render_server_config(const ServerConfig& c) {
     << "network.timeout_seconds = " << c.network.timeout_seconds << "\n"
     << "network.schedule_check_seconds = " << c.network.schedule_check_seconds << "\n"
     << "network.page_size = " << c.network.page_size << "\n"
+    << "network.max_sync_offers = " << c.network.max_sync_offers << "\n"
+    << "network.max_sync_bytes = " << c.network.max_sync_bytes << "\n"
     << "\n# Reverse proxies in front of the web server whose X-Forwarded-For is believed\n"
     << "# (addresses or CIDR ranges, comma-separated; empty: none, the peer is the client).\n"
     << "trusted_proxies = " << c.trusted_proxies << "\n";

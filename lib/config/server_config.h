@@ -33,6 +33,11 @@ struct NetworkConfig {
   // Offers asked per page (0: each network's default, Admitad 500, Awin 200); tests use small
   // pages.
   int page_size = 0;
+  // Caps of one sync run (issue 22, item 10): the offers pulled and the bytes of the answers read,
+  // held in the worker's memory until the run is applied. Past either, the run fails and the
+  // catalog is left as it was.
+  int max_sync_offers = 200000;
+  int max_sync_bytes = 256 * 1024 * 1024;
 };
 
 // Everything the server config file holds. Secrets live here, never in the database.
