@@ -35,6 +35,7 @@
 #include "lib/crypto/random.h"
 #include "lib/crypto/sha256.h"
 #include "lib/db/admin_db.h"
+#include "lib/process/core_dumps.h"
 #include "lib/db/catalog_loader.h"
 #include "lib/db/connection_params.h"
 #include "lib/db/event_batcher.h"
@@ -443,6 +444,7 @@ int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::
 }  // namespace
 
 int main(int argc, char** argv) {
+  placard::process::forbid_core_dumps();  // before any secret is read (issue 22, item 8)
   try {
     const auto opt = parse_args(argc, argv);
     if (!opt) return 0;
