@@ -102,6 +102,10 @@ done
 echo "==== end-to-end tests of the worker's other modes (mod_fcgid, CGI)"
 run_suite e2e-modes 300 python3 tests/e2e/test_worker_modes.py --build "$BUILD"
 
+# --- end-to-end: TLS to the database (its own MariaDB with a certificate made by the test) ----
+echo "==== end-to-end: database TLS (db.ssl_ca, db.ssl_verify)"
+run_suite e2e-db-tls 300 python3 tests/e2e/test_db_tls.py --build "$BUILD"
+
 # --- the admin page in headless Chromium, behind each web server (tests/browser/run.mjs) ------
 for server in lighttpd apache; do
   echo "==== browser tests of the admin page (Chromium, $server)"
