@@ -35,7 +35,6 @@
 #include "lib/crypto/random.h"
 #include "lib/crypto/sha256.h"
 #include "lib/db/admin_db.h"
-#include "lib/process/core_dumps.h"
 #include "lib/db/catalog_loader.h"
 #include "lib/db/connection_params.h"
 #include "lib/db/event_batcher.h"
@@ -52,6 +51,7 @@
 #include "lib/db/rollup_step.h"
 #include "lib/db/sync_runner.h"
 #include "lib/network/sync_job.h"
+#include "lib/process/core_dumps.h"
 #include "lib/process/supervisor.h"
 #include "lib/util/time_format.h"
 

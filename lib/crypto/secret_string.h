@@ -19,7 +19,12 @@ class SecretString {
   explicit SecretString(std::string_view text) : s_(text) {}
   SecretString(const char* text) : s_(text) {}  // NOLINT(google-explicit-constructor): literals
   SecretString(const SecretString& other) : s_(other.s_) {}
-  SecretString(SecretString&& other) noexcept : s_(other.s_) { other.clear(); }
+  // Takes the other's buffer; whatever its string object still holds (a short string's bytes) is
+  // wiped.
+  SecretString(SecretString&& other) noexcept {
+    s_.swap(other.s_);
+    other.clear();
+  }
   SecretString& operator=(const SecretString& other);
   SecretString& operator=(SecretString&& other) noexcept;
   ~SecretString() { wipe(s_); }

@@ -58,11 +58,17 @@ TEST(SecretString, AssignWipesTheOldValueFirst) {
 TEST(SecretString, MovedFromIsWiped) {
   SecretString a("moved-secret-0123456789-abcdef");
   const char* buffer = a.str().data();
-  const std::size_t capacity = a.str().capacity();
   SecretString b(std::move(a));
   EXPECT_EQ(b, "moved-secret-0123456789-abcdef");
-  EXPECT_TRUE(a.empty());  // NOLINT(bugprone-use-after-move): checked on purpose
-  EXPECT_TRUE(all_zero(buffer, capacity));
+  EXPECT_EQ(b.str().data(), buffer);  // the buffer was handed over, not copied
+  // NOLINTBEGIN(bugprone-use-after-move): the moved-from object is checked on purpose
+  EXPECT_TRUE(a.empty());
+  EXPECT_TRUE(all_zero(a.str().data(), a.str().capacity()));
+  SecretString short_one("tiny");  // inside the object: moving copies, the source is wiped
+  SecretString c2(std::move(short_one));
+  EXPECT_EQ(c2, "tiny");
+  EXPECT_TRUE(all_zero(short_one.str().data(), short_one.str().capacity()));
+  // NOLINTEND(bugprone-use-after-move)
 
   SecretString c("another-secret-value-0123456789");
   const char* c_buffer = c.str().data();
