@@ -51,6 +51,7 @@
 #include "lib/db/rollup_step.h"
 #include "lib/db/sync_runner.h"
 #include "lib/network/sync_job.h"
+#include "lib/process/core_dumps.h"
 #include "lib/process/supervisor.h"
 #include "lib/util/time_format.h"
 
@@ -457,6 +458,7 @@ int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::
 }  // namespace
 
 int main(int argc, char** argv) {
+  placard::process::forbid_core_dumps();  // before any secret is read (issue 22, item 8)
   try {
     const auto opt = parse_args(argc, argv);
     if (!opt) return 0;

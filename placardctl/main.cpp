@@ -7,6 +7,7 @@
 
 #include "lib/config/admin_config.h"
 #include "lib/db/mysql_session.h"
+#include "lib/process/core_dumps.h"
 #include "placardctl/args.h"
 #include "placardctl/commands.h"
 
@@ -36,6 +37,7 @@ void usage(std::ostream& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  placard::process::forbid_core_dumps();  // it reads passwords and keys (issue 22, item 8)
   namespace ctl = placard::ctl;
   Argv args(argv + 1, argv + argc);
   Context ctx;

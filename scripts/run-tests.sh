@@ -56,6 +56,7 @@ lane_2() {
   suite e2e-apache 900 "${E2E[@]}" --server apache --scope server
   suite e2e-modes 600 python3 tests/e2e/test_worker_modes.py --build "$BUILD"
   suite e2e-auth-limits 600 python3 tests/e2e/test_auth_limits.py --build "$BUILD"
+  suite e2e-db-tls 300 python3 tests/e2e/test_db_tls.py --build "$BUILD"
   suite browser-lighttpd 900 "${BROWSER[@]}" --server lighttpd
   suite chaos 300 python3 tests/resilience/chaos.py --short --build "$BUILD" --out "$RESULTS/chaos"
   suite soak 300 python3 tests/resilience/soak.py --seconds 30 --probe 3 --build "$BUILD" --out "$RESULTS/soak"

@@ -6,6 +6,7 @@
 #include "lib/admin/web_url.h"
 #include "lib/api/offer_query_request.h"
 #include "lib/http/api_error.h"
+#include "lib/network/url_policy.h"
 
 namespace placard::admin {
 
@@ -20,13 +21,18 @@ std::optional<std::string> nullable_string(const Body& body, std::string_view na
   return body.opt_string(name, min_chars, max_chars);
 }
 
-// Absent or null -> nullopt; otherwise an http(s) URL.
+// Absent or null -> nullopt; otherwise an http(s) URL of the form is_web_url accepts that the
+// offer URL policy allows (the one the importer applies: no user information).
 std::optional<std::string> nullable_url(const Body& body, std::string_view name) {
   if (!body.has(name) || body.is_null(name)) return std::nullopt;
   const auto& v = body.value(name);
   const std::string field(name);
-  if (!v.IsString() || !is_web_url(std::string_view(v.GetString(), v.GetStringLength()))) {
-    throw http::invalid_field(field, field + " must be an http or https URL with a host, at most " +
+  const std::string_view text =
+      v.IsString() ? std::string_view(v.GetString(), v.GetStringLength()) : std::string_view();
+  if (!v.IsString() || !is_web_url(text) || !network::offer_url_allowed(text)) {
+    throw http::invalid_field(field, field +
+                                         " must be an http or https URL with a host and no user "
+                                         "information, at most " +
                                          std::to_string(kMaxUrlChars) + " characters");
   }
   return std::string(v.GetString(), v.GetStringLength());

@@ -39,8 +39,9 @@ std::string origins_text(const std::vector<std::string>& origins) {
   return json::to_string(buf);
 }
 
-// The body's values, checked and turned into the stored text forms.
-Stored read_changes(const Body& body) {
+}  // namespace
+
+Stored settings_changes(const Body& body) {
   if (body.has("publicOrigin")) {
     throw http::invalid_field("publicOrigin",
                               "publicOrigin is a server setting and read only here");
@@ -95,6 +96,8 @@ Stored read_changes(const Body& body) {
   return out;
 }
 
+namespace {
+
 // Raw events are kept at least as long as a token lives (see token_ttl_days).
 void check_retention(const catalog::Settings& after, const Stored& changes) {
   const std::int64_t needed = token_ttl_days(after.token_ttl_seconds);
@@ -113,7 +116,7 @@ http::Response patch_settings(http::Request& req, AdminContext& ctx, const Actor
             "tokenTtlSeconds", "sessionIdleMinutes", "rawEventRetentionDays",
             "networkSyncIntervalMinutes", "publicOrigin", "clickLimitPerMinute",
             "clickLimitPer10Minutes", "clickLimitPerHour", "impressionLimitPer5Minutes"});
-  const Stored changes = read_changes(body);
+  const Stored changes = settings_changes(body);
   std::string after_json;
   ctx.stores.tx.run([&] {
     Stored stored = ctx.stores.settings.read_all(true);

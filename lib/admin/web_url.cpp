@@ -57,9 +57,7 @@ bool is_web_url(std::string_view url) {
     return false;
   }
   std::string_view authority = rest.substr(0, rest.find_first_of("/?#"));
-  if (const auto at = authority.rfind('@'); at != std::string_view::npos) {
-    authority = authority.substr(at + 1);
-  }
+  if (authority.find('@') != std::string_view::npos) return false;  // user information
   std::string_view host = authority;
   if (!authority.empty() && authority.front() == '[') {
     const auto close = authority.find(']');

@@ -61,6 +61,32 @@ std::optional<http::ApiError> click_refusal(const std::optional<db::OfferTarget>
   return std::nullopt;
 }
 
+// The offer as the snapshot has it (an ignored click is judged without a database read).
+std::optional<db::OfferTarget> snapshot_target(const catalog::Snapshot& snapshot,
+                                               std::uint64_t offer_id) {
+  const catalog::ClickTarget* t = snapshot.click_target(offer_id);
+  if (t == nullptr) return std::nullopt;
+  db::OfferTarget o;
+  o.id = t->id;
+  o.enabled = t->enabled;
+  o.network = std::string(catalog::network_name(t->network));
+  if (t->has_url) o.tracking_url = std::string(snapshot.click_url(*t));
+  if (t->valid_from != catalog::kOpenStart) o.valid_from = t->valid_from;
+  if (t->valid_until != catalog::kOpenEnd) o.valid_until = t->valid_until;
+  return o;
+}
+
+http::Response redirect_to(const db::OfferTarget& offer, const tokens::TokenClaims& claims) {
+  const auto param = sub_id_parameter(offer.network);
+  http::Response r = http::Response::empty(302);
+  r.set_header("Location", param.empty() ? *offer.tracking_url
+                                         : with_query_param(*offer.tracking_url, param,
+                                                            tokens::nonce_hex(claims.nonce)));
+  r.set_header("Cache-Control", "no-store");
+  r.set_header("Referrer-Policy", "no-referrer");
+  return r;
+}
+
 http::Response redirect(const http::Request& request, const catalog::Snapshot& snapshot,
                         const tokens::KeyRing& keys, db::ClickStore& clicks, ClientHasher& clients,
                         std::int64_t now) {
@@ -85,11 +111,18 @@ http::Response redirect(const http::Request& request, const catalog::Snapshot& s
     throw *token_error;
   }
 
-  // HEAD, a prefetch or a crawler answers the same; its click goes to ignored_events, not to
-  // clicks (the token stays usable by the real click).
+  // HEAD, a prefetch or a crawler answers the same; its click goes to ignored_events (once per
+  // token and reason), not to clicks (the token stays usable by the real click). It is judged
+  // against the snapshot: no read of the offer on the single event writer.
   db::EventRecord event = event_of(claims);
   event.ignored = ignored_reason(request);
-  if (event.ignored == db::IgnoredReason::none) event.client = clients.hash(request, now);
+  if (event.ignored != db::IgnoredReason::none) {
+    const auto offer = snapshot_target(snapshot, offer_id);
+    if (const auto refusal = click_refusal(offer, std::nullopt, now)) throw *refusal;
+    clicks.record_ignored(event);
+    return redirect_to(*offer, claims);
+  }
+  event.client = clients.hash(request, now);
   std::optional<http::ApiError> refusal;
   const auto offer = clicks.follow(
       offer_id, [&](const std::optional<db::OfferTarget>& o) -> std::optional<db::EventRecord> {
@@ -98,15 +131,7 @@ http::Response redirect(const http::Request& request, const catalog::Snapshot& s
         return event;
       });
   if (refusal) throw *refusal;
-
-  const auto param = sub_id_parameter(offer->network);
-  http::Response r = http::Response::empty(302);
-  r.set_header("Location", param.empty() ? *offer->tracking_url
-                                         : with_query_param(*offer->tracking_url, param,
-                                                            tokens::nonce_hex(claims.nonce)));
-  r.set_header("Cache-Control", "no-store");
-  r.set_header("Referrer-Policy", "no-referrer");
-  return r;
+  return redirect_to(*offer, claims);
 }
 
 }  // namespace

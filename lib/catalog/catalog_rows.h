@@ -46,6 +46,15 @@ struct OfferRow {
   bool all_countries = false;               // every selected country (countries is ignored)
 };
 
+struct ClickTargetRow {
+  std::uint64_t id = 0;
+  bool enabled = false;
+  std::string network;  // manual | admitad | awin
+  std::optional<std::string> tracking_url;
+  std::optional<std::int64_t> valid_from;   // unix seconds
+  std::optional<std::int64_t> valid_until;  // unix seconds
+};
+
 // Everything but the offers, which are streamed into the builder one by one.
 struct CatalogBase {
   std::uint64_t version = 0;
@@ -53,9 +62,10 @@ struct CatalogBase {
   std::vector<CountryRow> countries;
   std::vector<CategoryRow> categories;
   std::vector<PlacementRow> placements;
-  // Ids of every offer that is not a demonstration record, in any state (disabled, expired):
-  // a click with a bad token is judged against them (404 or 400) without a database read.
-  std::vector<std::uint64_t> clickable_offer_ids;
+  // Every offer that is not a demonstration record, in any state (disabled, expired): a click
+  // with a bad token is judged against them (404 or 400), and an ignored click (HEAD, prefetch,
+  // crawler) answered, without a database read.
+  std::vector<ClickTargetRow> click_targets;
 };
 
 }  // namespace placard::catalog

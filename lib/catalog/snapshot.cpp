@@ -23,8 +23,22 @@ std::string_view Snapshot::offer_text(const LiveOffer& offer, int field) const {
   return std::string_view(text).substr(start, offer.text_len[field]);
 }
 
-bool Snapshot::is_clickable_offer(std::uint64_t id) const {
-  return std::binary_search(clickable_offer_ids.begin(), clickable_offer_ids.end(), id);
+const ClickTarget* Snapshot::click_target(std::uint64_t id) const {
+  const auto it = std::lower_bound(click_targets.begin(), click_targets.end(), id,
+                                   [](const ClickTarget& t, std::uint64_t v) { return t.id < v; });
+  return it != click_targets.end() && it->id == id ? &*it : nullptr;
+}
+
+std::string_view network_name(ClickTarget::Network n) {
+  switch (n) {
+    case ClickTarget::Network::admitad:
+      return "admitad";
+    case ClickTarget::Network::awin:
+      return "awin";
+    case ClickTarget::Network::manual:
+      break;
+  }
+  return "manual";
 }
 
 }  // namespace placard::catalog

@@ -42,6 +42,23 @@ struct LiveOffer {
   bool valid_at(std::int64_t now) const { return valid_from <= now && now < valid_until; }
 };
 
+// What a click needs of an offer that is not a demonstration record, in any state (disabled,
+// expired): an unknown id is 404 before the token is judged, and a click that is answered but not
+// counted (HEAD, prefetch, crawler) is answered from here, without a database read.
+struct ClickTarget {
+  enum class Network : std::uint8_t { manual, admitad, awin };
+  std::uint64_t id = 0;
+  std::int64_t valid_from = kOpenStart;
+  std::int64_t valid_until = kOpenEnd;
+  std::uint32_t url_offset = 0;  // into Snapshot::click_urls
+  std::uint16_t url_len = 0;
+  bool has_url = false;
+  bool enabled = false;
+  Network network = Network::manual;
+};
+
+std::string_view network_name(ClickTarget::Network n);
+
 // An immutable picture of everything the read path needs. Built from the database whenever
 // the catalog version changes; shared read-only by all request threads.
 struct Snapshot {
@@ -68,11 +85,16 @@ struct Snapshot {
   // Candidate lists, sorted by priority (highest first): key(category node or all, country).
   std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> index;
 
-  std::vector<std::uint64_t> clickable_offer_ids;  // sorted; see CatalogBase
+  std::vector<ClickTarget> click_targets;  // sorted by id; see CatalogBase
+  std::string click_urls;                  // the tracking URLs of click_targets
 
   std::optional<std::uint16_t> country_index(std::string_view code) const;
   // True when an offer of that id exists and is not a demonstration record (any state).
-  bool is_clickable_offer(std::uint64_t id) const;
+  bool is_clickable_offer(std::uint64_t id) const { return click_target(id) != nullptr; }
+  const ClickTarget* click_target(std::uint64_t id) const;  // nullptr: unknown or demo
+  std::string_view click_url(const ClickTarget& target) const {
+    return std::string_view(click_urls).substr(target.url_offset, target.url_len);
+  }
   // Offers of a category's subtree (or of every category when nullopt) in a country.
   std::span<const std::uint32_t> candidates(std::optional<std::uint32_t> category,
                                             std::uint16_t country) const;

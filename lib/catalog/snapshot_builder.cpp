@@ -48,8 +48,7 @@ Snapshot::CachedAnswer cached_answer(std::string json) {
 SnapshotBuilder::SnapshotBuilder(CatalogBase base, std::int64_t now)
     : snap_(std::make_unique<Snapshot>()), now_(now), placements_(std::move(base.placements)) {
   snap_->version = base.version;
-  snap_->clickable_offer_ids = std::move(base.clickable_offer_ids);
-  std::sort(snap_->clickable_offer_ids.begin(), snap_->clickable_offer_ids.end());
+  build_click_targets(base.click_targets);
   snap_->settings = parse_settings(base.settings, problems_);
   for (const auto& c : base.countries) {
     if (c.selected) snap_->countries.push_back(c.code);
@@ -59,6 +58,31 @@ SnapshotBuilder::SnapshotBuilder(CatalogBase base, std::int64_t now)
     if (p.enabled) snap_->placements.emplace(p.name, std::clamp(p.max_offers, 1, 20));
   }
   build_categories(std::move(base.categories));
+}
+
+void SnapshotBuilder::build_click_targets(std::vector<ClickTargetRow>& rows) {
+  std::sort(rows.begin(), rows.end(),
+            [](const ClickTargetRow& a, const ClickTargetRow& b) { return a.id < b.id; });
+  auto& s = *snap_;
+  s.click_targets.reserve(rows.size());
+  for (const auto& r : rows) {
+    ClickTarget t;
+    t.id = r.id;
+    t.enabled = r.enabled;
+    t.valid_from = r.valid_from.value_or(kOpenStart);
+    t.valid_until = r.valid_until.value_or(kOpenEnd);
+    t.network = r.network == "admitad" ? ClickTarget::Network::admitad
+                : r.network == "awin"  ? ClickTarget::Network::awin
+                                       : ClickTarget::Network::manual;
+    // The admin API and the importer keep URLs to 2048 bytes; a longer one is not redirected to.
+    t.has_url = r.tracking_url && r.tracking_url->size() <= 0xFFFF;
+    if (t.has_url) {
+      t.url_offset = static_cast<std::uint32_t>(s.click_urls.size());
+      t.url_len = static_cast<std::uint16_t>(r.tracking_url->size());
+      s.click_urls += *r.tracking_url;
+    }
+    s.click_targets.push_back(t);
+  }
 }
 
 void SnapshotBuilder::build_categories(std::vector<CategoryRow> rows) {

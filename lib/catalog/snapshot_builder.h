@@ -23,6 +23,7 @@ class SnapshotBuilder {
 
  private:
   void build_categories(std::vector<CategoryRow> rows);
+  void build_click_targets(std::vector<ClickTargetRow>& rows);
   void render_config();
   void render_categories();
 

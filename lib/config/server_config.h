@@ -21,6 +21,15 @@ struct DatabaseConfig {
   // How batched impression/click inserts learn which rows were new: "auto" (RETURNING on
   // MariaDB, else a transaction of single-row inserts), "returning" or "transaction".
   std::string event_insert = "auto";
+  // TLS to a database over TCP (issue 22, item 9): ssl_verify makes TLS required and checks the
+  // server's certificate (chain and host name) against ssl_ca (PEM; else the system's CAs); a
+  // server without TLS is refused. ssl_ca needs ssl_verify (a config error otherwise).
+  // ssl_cert/ssl_key: a client certificate, when the server asks for one. Unused over the unix
+  // socket.
+  std::string ssl_ca;
+  std::string ssl_cert;
+  std::string ssl_key;
+  bool ssl_verify = false;
 };
 
 // Affiliate network import (contract section 8): where the adapters connect. In the config file,
@@ -35,6 +44,11 @@ struct NetworkConfig {
   // Offers asked per page (0: each network's default, Admitad 500, Awin 200); tests use small
   // pages.
   int page_size = 0;
+  // Caps of one sync run (issue 22, item 10): the offers pulled and the bytes of the answers read,
+  // held in the worker's memory until the run is applied. Past either, the run fails and the
+  // catalog is left as it was.
+  int max_sync_offers = 200000;
+  int max_sync_bytes = 256 * 1024 * 1024;
 };
 
 // Everything the server config file holds. Secrets live here, never in the database.

@@ -42,8 +42,21 @@ catalog::CatalogBase read_base(sql::Statement& st) {
     c.enabled = rs->getBoolean(7);
     base.categories.push_back(std::move(c));
   }
-  rs = run_query(st, "SELECT id FROM offers WHERE is_demo = 0 ORDER BY id");
-  while (rs->next()) base.clickable_offer_ids.push_back(rs->getUInt64(1));
+  rs = run_query(st,
+                 "SELECT id, enabled, network, tracking_url, "
+                 "TIMESTAMPDIFF(SECOND, '1970-01-01 00:00:00', valid_from), "
+                 "TIMESTAMPDIFF(SECOND, '1970-01-01 00:00:00', valid_until) "
+                 "FROM offers WHERE is_demo = 0 ORDER BY id");
+  while (rs->next()) {
+    catalog::ClickTargetRow t;
+    t.id = rs->getUInt64(1);
+    t.enabled = rs->getBoolean(2);
+    t.network = rs->getString(3).asStdString();
+    t.tracking_url = opt_string(*rs, 4);
+    t.valid_from = opt_int(*rs, 5);
+    t.valid_until = opt_int(*rs, 6);
+    base.click_targets.push_back(std::move(t));
+  }
   rs = run_query(st, "SELECT name, max_offers, enabled FROM placements");
   while (rs->next()) {
     base.placements.push_back({rs->getString(1).asStdString(), rs->getInt(2), rs->getBoolean(3)});

@@ -30,6 +30,10 @@ class ClickStore {
   // decide runs exactly once, possibly on another thread, while this call waits; what it
   // returns is committed before this returns. Gives back the offer decide was shown.
   virtual std::optional<OfferTarget> follow(std::uint64_t offer_id, const Decide& decide) = 0;
+  // A click answered but not counted (event.ignored set: HEAD, prefetch, crawler), judged by the
+  // caller against the catalog snapshot: written to ignored_events (once per token and reason)
+  // without reading the offer.
+  virtual void record_ignored(const EventRecord& event) = 0;
 };
 
 }  // namespace placard::db

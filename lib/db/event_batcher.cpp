@@ -166,22 +166,28 @@ void EventBatcher::write_batch(MysqlSession& session, std::vector<Pending*>& bat
 }
 
 void EventBatcher::write_ignored(MysqlSession& session, std::vector<Pending*>& group) {
+  // At most one row per token, kind and reason (the unique key ignored_events_once, migration
+  // 0010): the same token sent again and again by a crawler, as a prefetch or as HEAD writes one
+  // row, not one per request. Idempotent, so retried on a new connection like the counted events;
+  // the same order as write() for the same reason (no deadlocks between writers).
+  std::sort(group.begin(), group.end(),
+            [](const Pending* a, const Pending* b) { return a->event->nonce < b->event->nonce; });
   std::string sql =
-      "INSERT INTO ignored_events (kind, reason, offer_id, placement, country) VALUES ";
+      "INSERT IGNORE INTO ignored_events (kind, reason, token_nonce, offer_id, placement, country) "
+      "VALUES ";
   for (std::size_t i = 0; i < group.size(); ++i)
-    sql += i == 0 ? "(?, ?, ?, ?, ?)" : ", (?, ?, ?, ?, ?)";
-  // Not idempotent (no unique key): not retried on a new connection, so a lost connection can
-  // lose ignored counts but never doubles them.
-  session.run(false, [&](MysqlSession& s) {
+    sql += i == 0 ? "(?, ?, UNHEX(?), ?, ?, ?)" : ", (?, ?, UNHEX(?), ?, ?, ?)";
+  session.run(true, [&](MysqlSession& s) {
     auto& st = s.prepared(sql);
     for (std::size_t i = 0; i < group.size(); ++i) {
-      const auto first = static_cast<unsigned>(5 * i + 1);
+      const auto first = static_cast<unsigned>(6 * i + 1);
       const EventRecord& e = *group[i]->event;
       st.setString(first, group[i]->table == EventTable::impressions ? "impression" : "click");
       st.setString(first + 1, std::string(ignored_reason_name(e.ignored)));
-      st.setUInt64(first + 2, e.offer_id);
-      st.setString(first + 3, e.placement);
-      st.setString(first + 4, e.country);
+      st.setString(first + 2, nonce_hex_upper(e));
+      st.setUInt64(first + 3, e.offer_id);
+      st.setString(first + 4, e.placement);
+      st.setString(first + 5, e.country);
     }
     st.executeUpdate();
   });

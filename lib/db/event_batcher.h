@@ -90,7 +90,8 @@ class EventBatcher {
   void write(MysqlSession& session, EventTable table, std::vector<Pending*>& group);
   void write_returning(MysqlSession& session, EventTable table, std::vector<Pending*>& group);
   void write_in_transaction(MysqlSession& session, EventTable table, std::vector<Pending*>& group);
-  // Events answered but not counted (prefetch, HEAD, crawler): one row each in ignored_events.
+  // Events answered but not counted (prefetch, HEAD, crawler): one row per token, kind and
+  // reason in ignored_events.
   void write_ignored(MysqlSession& session, std::vector<Pending*>& group);
   // The events of a group that this batch recorded (new rows): what the rollups count.
 

@@ -12,6 +12,10 @@ std::optional<OfferTarget> MysqlEventStore::follow(std::uint64_t offer_id, const
   return batcher_.follow_click(offer_id, decide);
 }
 
+void MysqlEventStore::record_ignored(const EventRecord& event) {
+  batcher_.record(EventTable::clicks, event);
+}
+
 bool MysqlEventStore::impression_recorded(const std::array<unsigned char, 16>& nonce) {
   return session_.run(true, [&](MysqlSession& s) {
     auto& st = s.prepared("SELECT 1 FROM impressions WHERE token_nonce = UNHEX(?)");

@@ -16,6 +16,7 @@ class MysqlEventStore : public EventStore, public ClickStore {
   bool record_impression(const EventRecord& event) override;
   bool impression_recorded(const std::array<unsigned char, 16>& nonce) override;
   std::optional<OfferTarget> follow(std::uint64_t offer_id, const Decide& decide) override;
+  void record_ignored(const EventRecord& event) override;
 
  private:
   MysqlSession& session_;

@@ -15,6 +15,20 @@ DriverThreadScope::~DriverThreadScope() {
   sql::mysql::get_mysql_driver_instance()->threadEnd();
 }
 
+void add_tls_options(const ConnectionParams& p, sql::ConnectOptionsMap& options) {
+  // Connector/C++ 1.1's names (MariaDB Connector/C underneath): sslCA -> MYSQL_OPT_SSL_CA,
+  // sslVerify -> MYSQL_OPT_SSL_VERIFY_SERVER_CERT (chain and host name; with it, no TLS is no
+  // connection), sslEnforce -> MYSQL_OPT_SSL_ENFORCE (set too, but not what refuses a server
+  // without TLS here: tests/e2e/test_db_tls.py).
+  if (!p.ssl_ca.empty()) options["sslCA"] = sql::SQLString(p.ssl_ca);
+  if (!p.ssl_cert.empty()) options["sslCert"] = sql::SQLString(p.ssl_cert);
+  if (!p.ssl_key.empty()) options["sslKey"] = sql::SQLString(p.ssl_key);
+  if (p.ssl_verify || !p.ssl_ca.empty()) {
+    options["sslEnforce"] = true;
+    options["sslVerify"] = p.ssl_verify;
+  }
+}
+
 MysqlSession::MysqlSession(ConnectionParams params) : params_(std::move(params)) {}
 
 MysqlSession::~MysqlSession() {
@@ -52,6 +66,7 @@ sql::Connection& MysqlSession::connection() {
   options["OPT_READ_TIMEOUT"] = 30;
   options["OPT_WRITE_TIMEOUT"] = 30;
   options["OPT_RECONNECT"] = false;
+  if (params_.socket.empty()) add_tls_options(params_, options);
   connection_.reset(sql::mysql::get_mysql_driver_instance()->connect(options));
   const std::unique_ptr<sql::Statement> init(connection_->createStatement());
   init->execute("SET time_zone = '+00:00', sql_mode = 'STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION'");

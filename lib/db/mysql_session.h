@@ -21,7 +21,15 @@ struct ConnectionParams {
   std::string name;
   std::string user;
   std::string password;
+  // TLS over TCP (config db.ssl_*): required when ca is set or verify is on.
+  std::string ssl_ca;
+  std::string ssl_cert;
+  std::string ssl_key;
+  bool ssl_verify = false;
 };
+
+// The TLS options of p (db.ssl_*) in Connector/C++'s connect options.
+void add_tls_options(const ConnectionParams& p, sql::ConnectOptionsMap& options);
 
 // Once in main, before any thread: the driver is not thread-safe to create.
 void init_driver();

@@ -1,6 +1,8 @@
 #pragma once
 // The runtime (worker) user's privileges, table by table: it may read and write the application's
-// tables, add audit rows but never change or delete them, and only read schema_migrations.
+// tables, add audit rows but never change or delete them, only read schema_migrations, and on a
+// few more tables only what its statements need (no DELETE where it never removes rows, no INSERT
+// where it only updates rows the migrations made, no UPDATE where it only adds rows).
 #include <map>
 #include <set>
 #include <string>

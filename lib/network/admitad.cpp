@@ -92,18 +92,30 @@ AdmitadAdapter::AdmitadAdapter(HttpClient& http, Clock& clock, AdmitadCredential
   if (options_.page_size <= 0) options_.page_size = kDefaultPageSize;
 }
 
-const std::string& AdmitadAdapter::token() {
+const crypto::SecretString& AdmitadAdapter::token() {
   if (tokens_.valid(clock_.now())) return tokens_.access_token;
   HttpRequest r;
   r.method = "POST";
   r.url = options_.api_base + "/token/";
-  r.headers = {{"Authorization", "Basic " + crypto::base64_encode(credentials_.client_id + ":" +
-                                                                  credentials_.client_secret)},
-               {"Content-Type", "application/x-www-form-urlencoded"},
-               {"Accept", "application/json"}};
+  {
+    // Every buffer that held the secret is wiped (the request's own, in ~HttpRequest).
+    std::string pair;
+    pair.reserve(credentials_.client_id.size() + 1 + credentials_.client_secret.size());
+    pair.append(credentials_.client_id).append(1, ':').append(credentials_.client_secret.view());
+    std::string encoded = crypto::base64_encode(pair);
+    std::string auth;
+    auth.reserve(6 + encoded.size());
+    auth.append("Basic ").append(encoded);
+    r.headers.emplace_back("Authorization", std::move(auth));
+    crypto::wipe(auth);  // NOLINT(bugprone-use-after-move): wipes what a short string left
+    crypto::wipe(encoded);
+    crypto::wipe(pair);
+  }
+  r.headers.emplace_back("Content-Type", "application/x-www-form-urlencoded");
+  r.headers.emplace_back("Accept", "application/json");
   r.body = "grant_type=client_credentials&client_id=" + form_encode(credentials_.client_id) +
            "&scope=coupons_for_website";
-  const auto resp = sender_.send(r, 503, 429);
+  auto resp = sender_.send(r, 503, 429);
   if (resp.status != 200) {
     if (json_error_code(resp.body) == 6) {
       throw NetworkError(
@@ -130,7 +142,12 @@ const std::string& AdmitadAdapter::token() {
   // clock's nanoseconds (found by the network_adapters fuzzer).
   constexpr std::int64_t kLongestSeconds = 30LL * 24 * 3600;
   const auto seconds = std::clamp<std::int64_t>(ttl->GetInt64(), 60, kLongestSeconds + 60) - 60;
-  tokens_.access_token.assign(tok->GetString(), tok->GetStringLength());
+  tokens_.access_token.assign(std::string_view(tok->GetString(), tok->GetStringLength()));
+  // The token's other copies: the parsed document's and the answer's.
+  crypto::wipe(
+      const_cast<char*>(tok->GetString()),  // NOLINT(cppcoreguidelines-pro-type-const-cast)
+      tok->GetStringLength());
+  crypto::wipe(resp.body);
   tokens_.expires_at = clock_.now() + std::chrono::seconds(seconds);
   return tokens_.access_token;
 }
@@ -140,7 +157,8 @@ HttpResponse AdmitadAdapter::get_page(std::uint64_t offset, int limit) {
     HttpRequest r;
     r.url = options_.api_base + "/coupons/website/" + form_encode(credentials_.website_id) +
             "/?limit=" + std::to_string(limit) + "&offset=" + std::to_string(offset);
-    r.headers = {{"Authorization", "Bearer " + token()}, {"Accept", "application/json"}};
+    bearer_header(r, token());
+    r.headers.emplace_back("Accept", "application/json");
     auto resp = sender_.send(r, 503, 429);
     if (resp.status != 401) return resp;
     tokens_.clear();  // expired (error_code 0) or no longer valid: renewed once

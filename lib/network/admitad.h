@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "lib/crypto/secret_string.h"
 #include "lib/network/adapter.h"
 #include "lib/network/adapter_support.h"
 
@@ -12,14 +13,14 @@ namespace placard::network {
 
 struct AdmitadCredentials {
   std::string client_id;
-  std::string client_secret;
+  crypto::SecretString client_secret;  // wiped when dropped
   std::string website_id;
 };
 
 // Admitad's access token, kept between pulls (asking for tokens too often is itself refused,
 // error_code 6). Owned by whoever runs syncs; one per process is enough.
 struct AdmitadTokenCache {
-  std::string access_token;
+  crypto::SecretString access_token;  // wiped when renewed, cleared or dropped
   std::chrono::steady_clock::time_point expires_at{};
   bool valid(std::chrono::steady_clock::time_point now) const {
     return !access_token.empty() && now < expires_at;
@@ -53,7 +54,7 @@ class AdmitadAdapter : public NetworkAdapter {
   void pull(const std::function<void(const OfferPage&)>& on_page) override;
 
  private:
-  const std::string& token();
+  const crypto::SecretString& token();
   HttpResponse get_page(std::uint64_t offset, int limit);
 
   Clock& clock_;

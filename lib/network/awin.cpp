@@ -111,9 +111,9 @@ void AwinAdapter::pull(const std::function<void(const OfferPage&)>& on_page) {
     r.method = "POST";
     r.url =
         options_.api_base + "/publisher/" + form_encode(credentials_.publisher_id) + "/promotions";
-    r.headers = {{"Authorization", "Bearer " + credentials_.api_token},
-                 {"Content-Type", "application/json"},
-                 {"Accept", "application/json"}};
+    bearer_header(r, credentials_.api_token);
+    r.headers.emplace_back("Content-Type", "application/json");
+    r.headers.emplace_back("Accept", "application/json");
     r.body = request_body(page_no, size);
     const auto resp = sender_.send(r, 429, 503);
     const std::string where = " (page " + std::to_string(page_no) + ")";

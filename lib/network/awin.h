@@ -3,6 +3,7 @@
 #include <string>
 #include <string_view>
 
+#include "lib/crypto/secret_string.h"
 #include "lib/network/adapter.h"
 #include "lib/network/adapter_support.h"
 
@@ -10,7 +11,7 @@ namespace placard::network {
 
 struct AwinCredentials {
   std::string publisher_id;
-  std::string api_token;
+  crypto::SecretString api_token;  // wiped when dropped
 };
 
 // One page of POST /publisher/{id}/promotions parsed: the usable promotions and pagination.total.

@@ -8,6 +8,19 @@
 
 namespace placard::network {
 
+HttpRequest::~HttpRequest() {
+  for (auto& h : headers) crypto::wipe(h.second);
+  crypto::wipe(body);
+}
+
+void bearer_header(HttpRequest& request, const crypto::SecretString& token) {
+  std::string value;
+  value.reserve(7 + token.size());
+  value.append("Bearer ").append(token.view());
+  request.headers.emplace_back("Authorization", std::move(value));
+  crypto::wipe(value);  // NOLINT(bugprone-use-after-move): what a short string left behind
+}
+
 namespace {
 
 struct SlistDeleter {

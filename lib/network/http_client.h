@@ -6,17 +6,34 @@
 #include <utility>
 #include <vector>
 
+#include "lib/crypto/secret_string.h"
+
 namespace placard::network {
 
 inline constexpr const char* kProductVersion = "1.0.0";
 inline constexpr std::size_t kDefaultMaxAnswerBytes = std::size_t{8} * 1024 * 1024;
 
+// Its header values and body carry credentials and tokens: wiped (OPENSSL_cleanse) when it is
+// destroyed.
 struct HttpRequest {
   std::string method = "GET";  // GET or POST
   std::string url;
   std::vector<std::pair<std::string, std::string>> headers;  // name, value
   std::string body;                                          // POST only
+
+  HttpRequest() = default;
+  HttpRequest(std::string m, std::string u, std::vector<std::pair<std::string, std::string>> h,
+              std::string b)
+      : method(std::move(m)), url(std::move(u)), headers(std::move(h)), body(std::move(b)) {}
+  HttpRequest(const HttpRequest&) = default;
+  HttpRequest(HttpRequest&&) = default;
+  HttpRequest& operator=(const HttpRequest&) = default;
+  HttpRequest& operator=(HttpRequest&&) = default;
+  ~HttpRequest();
 };
+
+// Adds `Authorization: Bearer <token>` without leaving a copy of the token behind.
+void bearer_header(HttpRequest& request, const crypto::SecretString& token);
 
 struct HttpResponse {
   int status = 0;

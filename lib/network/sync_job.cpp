@@ -66,6 +66,31 @@ class LockRelease {
   db::SyncStore& store_;
 };
 
+// The network's answers of one run, summed: past the cap the run stops (NetworkError, which the
+// adapters pass on), before another answer is parsed or held.
+class CappedHttpClient : public HttpClient {
+ public:
+  CappedHttpClient(HttpClient& inner, std::size_t max_bytes, std::string label)
+      : inner_(inner), max_bytes_(max_bytes), label_(std::move(label)) {}
+  HttpResponse send(const HttpRequest& request) override {
+    HttpResponse r = inner_.send(request);
+    bytes_ += r.body.size();
+    if (bytes_ > max_bytes_) {
+      throw NetworkError("The " + label_ + " sync was stopped: the network's answers passed " +
+                         std::to_string(max_bytes_) +
+                         " bytes, the cap of one run (network.max_sync_bytes); nothing was "
+                         "changed");
+    }
+    return r;
+  }
+
+ private:
+  HttpClient& inner_;
+  std::size_t max_bytes_;
+  std::string label_;
+  std::size_t bytes_ = 0;
+};
+
 }  // namespace
 
 SyncSettings sync_settings(const config::NetworkConfig& c) {
@@ -75,6 +100,8 @@ SyncSettings sync_settings(const config::NetworkConfig& c) {
   s.http.timeout_seconds = c.timeout_seconds;
   s.http.ca_file = ca_file_for(c.ca_file);
   s.page_size = c.page_size;
+  s.max_offers = static_cast<std::size_t>(c.max_sync_offers);
+  s.max_bytes = static_cast<std::size_t>(c.max_sync_bytes);
   return s;
 }
 
@@ -142,7 +169,8 @@ SyncOutcome SyncJob::pull_and_apply(db::SyncStore& store, const std::string& net
   if (keys_ == nullptr) {
     throw NetworkError("The stored credentials cannot be read: credentials.key is not set");
   }
-  CurlHttpClient http(settings_.http);
+  CurlHttpClient curl(settings_.http);
+  CappedHttpClient http(curl, settings_.max_bytes, label_of(network));
   SystemClock clock;
   std::unique_ptr<NetworkAdapter> adapter;
   if (network == "admitad") {
@@ -162,6 +190,13 @@ SyncOutcome SyncJob::pull_and_apply(db::SyncStore& store, const std::string& net
   std::vector<NetworkOffer> pulled;
   adapter->pull([&](const OfferPage& page) {
     if (stopping_) throw NetworkError("The sync was stopped: the worker is shutting down");
+    if (pulled.size() + page.offers.size() > settings_.max_offers) {
+      throw NetworkError(std::string("The ") + label_of(network) +
+                         " sync was stopped: the network sent more than " +
+                         std::to_string(settings_.max_offers) +
+                         " offers, the cap of one run (network.max_sync_offers); nothing was "
+                         "changed");
+    }
     for (const auto& o : page.offers) pulled.push_back(fit_to_columns(o));
     store.progress(run_id, page.pages_done, page.pages_total);
     if (on_progress) on_progress(page.pages_done, page.pages_total);

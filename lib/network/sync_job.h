@@ -26,7 +26,9 @@ struct SyncSettings {
   std::string awin_api_base = "https://api.awin.com";
   HttpClientOptions http;  // timeout_seconds, ca_file (CURLOPT_CAINFO)
   BackoffPolicy backoff;
-  int page_size = 0;  // 0: each adapter's default (Admitad 500, Awin 200)
+  int page_size = 0;                            // 0: each adapter's default (Admitad 500, Awin 200)
+  std::size_t max_offers = 200000;              // offers pulled in one run
+  std::size_t max_bytes = 256UL * 1024 * 1024;  // bytes of the answers read in one run
 };
 
 // The config file's network.* settings as the sync uses them.

@@ -8,11 +8,7 @@
 namespace placard::network {
 
 bool trackable_url(const std::string& url) {
-  for (const char c : url) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u <= 0x20 || u == 0x7F) return false;
-  }
-  return !url_host(url).empty();  // url_host accepts only http:// and https://
+  return offer_url_allowed(url);
 }
 
 SyncPlan plan_sync(const std::vector<NetworkOffer>& pulled,

@@ -62,7 +62,7 @@ SyncPlan plan_sync(const std::vector<NetworkOffer>& pulled,
                    const std::map<std::string, std::optional<std::uint32_t>>& category_map,
                    std::int64_t now);
 
-// An http(s) URL with a host and no whitespace or control characters.
+// offer_url_allowed (url_policy.h): the rule the admin API applies to manual offers too.
 bool trackable_url(const std::string& url);
 
 }  // namespace placard::network

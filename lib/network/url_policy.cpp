@@ -74,6 +74,14 @@ bool allowed_url(std::string_view url) {
   return http::starts_with_ci(url, "http://") && is_loopback_host(host);
 }
 
+bool offer_url_allowed(std::string_view url) {
+  for (const char c : url) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u <= 0x20 || u == 0x7F || c == '\\') return false;
+  }
+  return !url_host(url).empty();  // http(s) only, an authority without '@'
+}
+
 bool valid_api_base(std::string_view url) {
   return allowed_url(url) && url.find_first_of("?#") == std::string_view::npos;
 }

@@ -15,6 +15,12 @@ std::string url_host(std::string_view url);
 
 bool is_loopback_host(std::string_view host);
 
+// An offer's tracking URL, where a click redirects the visitor: one rule for the offers the
+// admin API creates and those the importer writes. http:// or https:// (any case), a host, no
+// user information (`https://shop.example@evil.example/` goes to evil.example), no whitespace,
+// control characters or backslashes (browsers read `\\` as `/` in the authority; we would not).
+bool offer_url_allowed(std::string_view url);
+
 // A base URL of the config file (network.*.api_base): allowed_url, no query or fragment; the
 // trailing '/' removed.
 bool valid_api_base(std::string_view url);

@@ -259,6 +259,10 @@ class OfferWriteTests(AdminCase):
             ({"trackingUrl": "https://m.example:99999/"}, "invalid_field", "trackingUrl"),
             ({"trackingUrl": "https://m.example/a\r\nSet-Cookie: x=1"}, "invalid_field", "trackingUrl"),
             ({"trackingUrl": long_url}, "invalid_field", "trackingUrl"),
+            # One URL policy with the importer: user information would send the click elsewhere.
+            ({"trackingUrl": "https://shop.example@evil.example/"}, "invalid_field", "trackingUrl"),
+            ({"trackingUrl": "https://user:pw@shop.example/"}, "invalid_field", "trackingUrl"),
+            ({"imageUrl": "https://cdn.example@evil.example/a.png"}, "invalid_field", "imageUrl"),
             ({"isDemo": True}, "invalid_field", "trackingUrl"),
             ({"validFrom": "tomorrow"}, "invalid_field", "validFrom"),
             ({"validFrom": 1700000000}, "invalid_field", "validFrom"),

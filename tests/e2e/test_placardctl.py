@@ -167,7 +167,16 @@ class PlacardctlTests(H.StackTestCase):
                 ("DROP TABLE IF EXISTS e2e_runtime_made", "DROP"),
                 ("CREATE TABLE e2e_runtime_made (x INT)", "CREATE"),
                 ("ALTER TABLE offers ADD COLUMN e2e_made INT", "ALTER"),
-                ("DROP TABLE sessions", "DROP")):
+                ("DROP TABLE sessions", "DROP"),
+                # Issue 22, item 13: only what the worker's statements need.
+                ("DELETE FROM settings WHERE 1 = 0", "DELETE"),
+                ("DELETE FROM countries WHERE 1 = 0", "DELETE"),
+                ("INSERT INTO countries (code, name) VALUES ('QQ', 'e2e')", "INSERT"),
+                ("DELETE FROM catalog_version WHERE 1 = 0", "DELETE"),
+                ("INSERT INTO rollup_progress (name, last_id) VALUES ('e2e', 0)", "INSERT"),
+                ("DELETE FROM sync_runs WHERE 1 = 0", "DELETE"),
+                ("DELETE FROM network_categories WHERE 1 = 0", "DELETE"),
+                ("UPDATE ignored_events SET reason = reason", "UPDATE")):
             proc = self.runtime_sql(sql)
             self.assertNotEqual(proc.returncode, 0, sql)
             self.assertIn("%s command denied" % command, proc.stderr.decode(), sql)
@@ -186,6 +195,9 @@ class PlacardctlTests(H.StackTestCase):
         self.assertNotIn("ON `placard`.*", grants)
         self.assertIn("GRANT SELECT, INSERT ON `placard`.`audit_log`", grants)
         self.assertIn("GRANT SELECT ON `placard`.`schema_migrations`", grants)
+        self.assertIn("GRANT SELECT, UPDATE ON `placard`.`catalog_version`", grants)
+        self.assertIn("GRANT SELECT, INSERT, UPDATE ON `placard`.`settings`", grants)
+        self.assertIn("GRANT SELECT, INSERT, DELETE ON `placard`.`ignored_events`", grants)
 
     def test_grant_is_idempotent(self):
         rc, out, err = self.ctl("grant", "--print")

@@ -92,9 +92,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   if (network == "admitad") {
     AdmitadTokenCache tokens;
-    pull<AdmitadAdapter>(rest, AdmitadCredentials{"client", "s3cr3t", "42"}, tokens);
+    pull<AdmitadAdapter>(
+        rest, AdmitadCredentials{"client", placard::crypto::SecretString("s3cr3t"), "42"}, tokens);
   } else if (network == "awin") {
-    pull<AwinAdapter>(rest, AwinCredentials{"98765", "s3cr3t"});
+    pull<AwinAdapter>(rest, AwinCredentials{"98765", placard::crypto::SecretString("s3cr3t")});
   }
   return 0;
 }

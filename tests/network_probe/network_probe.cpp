@@ -134,12 +134,16 @@ int main(int argc, char** argv) {
     if (network == "admitad") {
       adapter = std::make_unique<AdmitadAdapter>(
           http, clock,
-          AdmitadCredentials{str(creds, "clientId"), str(creds, "clientSecret"),
+          AdmitadCredentials{str(creds, "clientId"),
+                             placard::crypto::SecretString(str(creds, "clientSecret")),
                              str(creds, "websiteId")},
           tokens, options);
     } else if (network == "awin") {
       adapter = std::make_unique<AwinAdapter>(
-          http, clock, AwinCredentials{str(creds, "publisherId"), str(creds, "apiToken")}, options);
+          http, clock,
+          AwinCredentials{str(creds, "publisherId"),
+                          placard::crypto::SecretString(str(creds, "apiToken"))},
+          options);
     } else {
       std::cerr << "network_probe: unknown network\n";
       return 2;

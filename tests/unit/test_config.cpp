@@ -11,6 +11,8 @@
 #include "lib/config/config_file.h"
 #include "lib/config/listen_address.h"
 #include "lib/config/server_config.h"
+#include "lib/db/connection_params.h"
+#include "lib/network/sync_job.h"
 
 namespace {
 
@@ -481,6 +483,55 @@ TEST(AdminConfig, AWorkerConfigWithMigrationCredentialsIsFlagged) {
       placard::config::has_migration_credentials(server_config_from({{"db.admin_user", "root"}})));
   EXPECT_TRUE(
       placard::config::has_migration_credentials(server_config_from({{"db.admin_password", "x"}})));
+}
+
+}  // namespace
+
+// Issue 22, items 9 and 10: TLS to the database, and the caps of one sync run.
+namespace {
+
+TEST(ServerConfig, DatabaseTlsKeysReachTheConnectOptions) {
+  const auto c = server_config_from({{"db.host", "db.example"},
+                                     {"db.ssl_ca", "/etc/placard/db-ca.pem"},
+                                     {"db.ssl_verify", "true"},
+                                     {"db.ssl_cert", "/etc/placard/c.pem"},
+                                     {"db.ssl_key", "/etc/placard/k.pem"}});
+  EXPECT_EQ(c.db.ssl_ca, "/etc/placard/db-ca.pem");
+  EXPECT_TRUE(c.db.ssl_verify);
+  for (const auto& p : {placard::db::runtime_params(c), placard::db::admin_params(c)}) {
+    sql::ConnectOptionsMap options;
+    placard::db::add_tls_options(p, options);
+    EXPECT_EQ(options.at("sslCA").get<sql::SQLString>()->asStdString(), "/etc/placard/db-ca.pem");
+    EXPECT_EQ(options.at("sslCert").get<sql::SQLString>()->asStdString(), "/etc/placard/c.pem");
+    EXPECT_EQ(options.at("sslKey").get<sql::SQLString>()->asStdString(), "/etc/placard/k.pem");
+    EXPECT_TRUE(*options.at("sslEnforce").get<bool>());
+    EXPECT_TRUE(*options.at("sslVerify").get<bool>());
+  }
+  EXPECT_TRUE(contains(config_error({{"db.ssl_verify", "yes"}}), "expected true or false"));
+  EXPECT_TRUE(contains(config_error({{"db.ssl_ca", "/ca.pem"}}), "set db.ssl_verify = true too"));
+  // Round trip through the rendered file.
+  const auto back = server_config_from(parse_config_text(render_server_config(c)));
+  EXPECT_EQ(back.db.ssl_ca, c.db.ssl_ca);
+  EXPECT_EQ(back.db.ssl_verify, c.db.ssl_verify);
+}
+
+TEST(ServerConfig, NoTlsOptionsByDefault) {
+  sql::ConnectOptionsMap options;
+  placard::db::add_tls_options(placard::db::runtime_params(server_config_from({})), options);
+  EXPECT_TRUE(options.empty());
+}
+
+TEST(ServerConfig, SyncCaps) {
+  const auto d = server_config_from({});
+  EXPECT_EQ(d.network.max_sync_offers, 200000);
+  EXPECT_EQ(d.network.max_sync_bytes, 256 * 1024 * 1024);
+  const auto c =
+      server_config_from({{"network.max_sync_offers", "5"}, {"network.max_sync_bytes", "4096"}});
+  const auto s = placard::network::sync_settings(c.network);
+  EXPECT_EQ(s.max_offers, 5U);
+  EXPECT_EQ(s.max_bytes, 4096U);
+  EXPECT_TRUE(contains(config_error({{"network.max_sync_offers", "0"}}), "max_sync_offers"));
+  EXPECT_TRUE(contains(config_error({{"network.max_sync_bytes", "100"}}), "max_sync_bytes"));
 }
 
 }  // namespace

@@ -80,9 +80,14 @@ class FakeClicks : public ClickStore {
     if (auto event = decide(target)) recorded.push_back(*event);
     return target;
   }
+  void record_ignored(const EventRecord& e) override {
+    recorded.push_back(e);
+    ++ignored_writes;
+  }
   std::map<std::uint64_t, OfferTarget> offers;
   std::vector<EventRecord> recorded;
-  int follows = 0;  // database rounds the handler asked for
+  int follows = 0;         // database rounds the handler asked for (offer reads)
+  int ignored_writes = 0;  // ignored clicks written without reading the offer
 };
 
 OfferTarget offer(std::uint64_t id, std::string network = "admitad") {
@@ -92,6 +97,35 @@ OfferTarget offer(std::uint64_t id, std::string network = "admitad") {
   t.network = std::move(network);
   t.tracking_url = "https://ad.example/go?x=1";
   return t;
+}
+
+// The snapshot's picture of the offers (ids sorted, as the builder leaves them).
+void in_snapshot(Snapshot& s, std::initializer_list<OfferTarget> offers) {
+  for (const auto& o : offers) {
+    placard::catalog::ClickTarget t;
+    t.id = o.id;
+    t.enabled = o.enabled;
+    t.network = o.network == "admitad" ? placard::catalog::ClickTarget::Network::admitad
+                : o.network == "awin"  ? placard::catalog::ClickTarget::Network::awin
+                                       : placard::catalog::ClickTarget::Network::manual;
+    if (o.valid_from) t.valid_from = *o.valid_from;
+    if (o.valid_until) t.valid_until = *o.valid_until;
+    if (o.tracking_url) {
+      t.has_url = true;
+      t.url_offset = static_cast<std::uint32_t>(s.click_urls.size());
+      t.url_len = static_cast<std::uint16_t>(o.tracking_url->size());
+      s.click_urls += *o.tracking_url;
+    }
+    s.click_targets.push_back(t);
+  }
+}
+
+void in_snapshot(Snapshot& s, std::initializer_list<std::uint64_t> ids) {
+  for (const auto id : ids) {
+    placard::catalog::ClickTarget t;
+    t.id = id;
+    s.click_targets.push_back(t);
+  }
 }
 
 Request impression_request(const std::string& t) {
@@ -194,7 +228,7 @@ TEST(ClickHandler, TokenOfAnotherOfferExpiredOrWrongKindIsRefusedAndNotRecorded)
   const auto k = keys();
   Snapshot s;
   s.settings.token_ttl_seconds = 60;
-  s.clickable_offer_ids = {42, 43};
+  in_snapshot(s, {42U, 43U});
   FakeClicks clicks;
   clicks.offers[42] = offer(42);
   clicks.offers[43] = offer(43);
@@ -216,7 +250,7 @@ TEST(ClickHandler, TokenOfAnotherOfferExpiredOrWrongKindIsRefusedAndNotRecorded)
 TEST(ClickHandler, BadTokensNeverReachTheStore) {
   const auto k = keys();
   Snapshot s;
-  s.clickable_offer_ids = {7, 42};
+  in_snapshot(s, {7U, 42U});
   FakeClicks clicks;
   clicks.offers[42] = offer(42);
   const auto refusal = [&](Request r) {
@@ -239,7 +273,7 @@ TEST(ClickHandler, BadTokensNeverReachTheStore) {
 TEST(ClickHandler, RefusalOrderUnknownThenTokenThenOfferState) {
   const auto k = keys();
   Snapshot s;
-  s.clickable_offer_ids = {42, 45};
+  in_snapshot(s, {42U, 45U});
   FakeClicks clicks;
   auto disabled = offer(42);
   disabled.enabled = false;
@@ -291,6 +325,7 @@ TEST(ClickHandler, HeadAnswersTheSameAndIsNotCounted) {
   Snapshot s;
   FakeClicks clicks;
   clicks.offers[42] = offer(42, "awin");
+  in_snapshot(s, {offer(42, "awin")});
   auto r = click_request(42, token(TokenKind::click, 42, kNow), "HEAD");
   const auto res = placard::api::follow_click(r, s, k, clicks, hasher(), kNow);
   EXPECT_EQ(res.status, 302);
@@ -299,6 +334,44 @@ TEST(ClickHandler, HeadAnswersTheSameAndIsNotCounted) {
   ASSERT_EQ(clicks.recorded.size(), 1U);
   EXPECT_EQ(clicks.recorded[0].ignored, IgnoredReason::head);
   EXPECT_EQ(clicks.recorded[0].client, placard::db::ClientHash{});
+  // Issue 22, item 2: answered from the snapshot, the offer not read on the event writer.
+  EXPECT_EQ(clicks.follows, 0);
+  EXPECT_EQ(clicks.ignored_writes, 1);
+}
+
+// Issue 22, item 2: an ignored click is judged against the snapshot in the contract's order
+// (unknown 404, then the offer's state 410), and a refused one writes nothing.
+TEST(ClickHandler, IgnoredClicksAreJudgedFromTheSnapshot) {
+  const auto k = keys();
+  Snapshot s;
+  auto disabled = offer(42);
+  disabled.enabled = false;
+  auto ended = offer(45, "manual");
+  ended.valid_until = kNow;
+  auto later = offer(46, "manual");
+  later.valid_from = kNow + 1;
+  auto no_url = offer(47, "manual");
+  no_url.tracking_url.reset();
+  in_snapshot(s, {disabled, ended, later, no_url, offer(48, "manual")});
+  FakeClicks clicks;  // the database would say otherwise: it is not asked
+  const auto answer = [&](std::uint64_t id) {
+    auto r = click_request(id, token(TokenKind::click, id, kNow), "HEAD");
+    try {
+      const auto res = placard::api::follow_click(r, s, k, clicks, hasher(), kNow);
+      return std::to_string(res.status) + " " + std::string(res.header("Location"));
+    } catch (const ApiError& e) {
+      return std::to_string(e.status()) + " " + e.code();
+    }
+  };
+  EXPECT_EQ(answer(99), "404 not_found");
+  EXPECT_EQ(answer(42), "410 offer_unavailable");
+  EXPECT_EQ(answer(45), "410 offer_unavailable");
+  EXPECT_EQ(answer(46), "410 offer_unavailable");
+  EXPECT_EQ(answer(47), "410 offer_unavailable");
+  EXPECT_EQ(answer(48), "302 https://ad.example/go?x=1");  // manual: no sub-id parameter
+  EXPECT_EQ(clicks.follows, 0);
+  ASSERT_EQ(clicks.recorded.size(), 1U);
+  EXPECT_EQ(clicks.recorded[0].offer_id, 48U);
 }
 
 TEST(ClickHandler, PrefetchAndCrawlersRedirectTheSameAndAreNotCounted) {
@@ -306,6 +379,7 @@ TEST(ClickHandler, PrefetchAndCrawlersRedirectTheSameAndAreNotCounted) {
   Snapshot s;
   FakeClicks clicks;
   clicks.offers[42] = offer(42, "awin");
+  in_snapshot(s, {offer(42, "awin")});
   auto plain = click_request(42, token(TokenKind::click, 42, kNow, 'a'));
   plain.remote_addr = "198.51.100.7";
   const auto counted = placard::api::follow_click(plain, s, k, clicks, hasher(), kNow);

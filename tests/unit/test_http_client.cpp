@@ -48,6 +48,21 @@ TEST(UrlPolicy, AllowedUrls) {
   }
 }
 
+// One rule for manual and imported offers' tracking URLs (issue 22, item 11).
+TEST(UrlPolicy, OfferUrls) {
+  for (const char* u :
+       {"https://shop.example/", "HTTP://shop.example:8080/a?b=c#d", "https://[2001:db8::1]/x",
+        "https://ad.example/g/?ulp=https%3A%2F%2Fm%40x"}) {
+    EXPECT_TRUE(placard::network::offer_url_allowed(u)) << u;
+  }
+  for (const char* u :
+       {"https://shop.example@evil.example/", "https://u:p@shop.example/", "http://@shop.example/",
+        "https://shop.example\\@evil.example/", "javascript:alert(1)", "//shop.example/",
+        "https://", "https://a b/", "https://shop.example/\r\n", ""}) {
+    EXPECT_FALSE(placard::network::offer_url_allowed(u)) << u;
+  }
+}
+
 // One connection on 127.0.0.1: reads the request head (and a body of Content-Length), waits,
 // answers `answer`, closes. The request received is kept.
 class OneShotServer {

@@ -189,7 +189,8 @@ struct AdmitadRig {
   AdmitadTokenCache cache;
   AdapterOptions options{"https://api.admitad.test", 0, 2, BackoffPolicy{2, milliseconds(100)}};
   AdmitadAdapter make() {
-    return AdmitadAdapter(http, clock, {"my id", "s3cr:et", "42"}, cache, options);
+    return AdmitadAdapter(http, clock, {"my id", placard::crypto::SecretString("s3cr:et"), "42"},
+                          cache, options);
   }
   std::vector<OfferPage> pull() {
     std::vector<OfferPage> pages;
@@ -386,7 +387,7 @@ std::string promotions(int first_id, int n, int total, bool joined = true) {
 TEST(AwinAdapter, PostsJoinedActiveFiltersAndPages) {
   FakeHttp http;
   FakeClock clock;
-  AwinAdapter a(http, clock, {"98765", "awin-tok"},
+  AwinAdapter a(http, clock, {"98765", placard::crypto::SecretString("awin-tok")},
                 {"https://api.awin.test", 0, 2, BackoffPolicy{2, milliseconds(100)}});
   http.add(200, promotions(1, 2, 3));
   http.add(200, promotions(3, 1, 3));

@@ -25,6 +25,18 @@ TEST(RuntimeGrants, PrivilegesPerTable) {
   EXPECT_EQ(runtime_privileges("sessions"), rw());
   EXPECT_EQ(runtime_privileges("audit_log"), (std::set<std::string>{"SELECT", "INSERT"}));
   EXPECT_EQ(runtime_privileges("schema_migrations"), (std::set<std::string>{"SELECT"}));
+  // Issue 22, item 13: narrower where the worker's statements allow it.
+  const std::set<std::string> update_only{"SELECT", "UPDATE"};
+  EXPECT_EQ(runtime_privileges("catalog_version"), update_only);
+  EXPECT_EQ(runtime_privileges("rollup_progress"), update_only);
+  EXPECT_EQ(runtime_privileges("countries"), update_only);
+  const std::set<std::string> no_delete{"SELECT", "INSERT", "UPDATE"};
+  EXPECT_EQ(runtime_privileges("settings"), no_delete);
+  EXPECT_EQ(runtime_privileges("sync_runs"), no_delete);
+  EXPECT_EQ(runtime_privileges("network_categories"), no_delete);
+  EXPECT_EQ(runtime_privileges("ignored_events"),
+            (std::set<std::string>{"SELECT", "INSERT", "DELETE"}));
+  EXPECT_EQ(runtime_privileges("a_new_table"), rw());
 }
 
 TEST(RuntimeGrants, FromTheOldDatabaseWideGrant) {

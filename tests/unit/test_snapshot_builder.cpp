@@ -639,6 +639,52 @@ TEST(CatalogSettings, BuilderReportsSettingProblems) {
   EXPECT_NE(s->config_answer.json.find("\"refreshIntervalSeconds\":900,"), std::string::npos);
 }
 
+// Issue 22, item 2: what an ignored click is answered from, for every offer that is not a
+// demonstration record, in any state, sorted by id whatever order the rows came in.
+TEST(CatalogSnapshotBuilder, ClickTargetsOfEveryClickableOffer) {
+  CatalogBase base = sample_base();
+  placard::catalog::ClickTargetRow a;
+  a.id = 30;
+  a.enabled = true;
+  a.network = "awin";
+  a.tracking_url = "https://a.example/x";
+  a.valid_until = kNow + 5;
+  placard::catalog::ClickTargetRow b;
+  b.id = 7;
+  b.network = "admitad";
+  b.tracking_url = "https://b.example/";
+  b.valid_from = kNow - 5;
+  placard::catalog::ClickTargetRow c;
+  c.id = 12;
+  c.enabled = true;
+  c.network = "manual";
+  base.click_targets = {a, b, c};
+  const auto s = build(base, {});
+  ASSERT_EQ(s->click_targets.size(), 3U);
+  EXPECT_EQ(s->click_targets[0].id, 7U);
+  EXPECT_EQ(s->click_targets[1].id, 12U);
+  EXPECT_EQ(s->click_targets[2].id, 30U);
+  const auto* t = s->click_target(30);
+  ASSERT_NE(t, nullptr);
+  EXPECT_TRUE(t->enabled);
+  EXPECT_EQ(placard::catalog::network_name(t->network), "awin");
+  EXPECT_EQ(s->click_url(*t), "https://a.example/x");
+  EXPECT_EQ(t->valid_from, placard::catalog::kOpenStart);
+  EXPECT_EQ(t->valid_until, kNow + 5);
+  t = s->click_target(7);
+  ASSERT_NE(t, nullptr);
+  EXPECT_FALSE(t->enabled);
+  EXPECT_EQ(placard::catalog::network_name(t->network), "admitad");
+  EXPECT_EQ(s->click_url(*t), "https://b.example/");
+  EXPECT_EQ(t->valid_from, kNow - 5);
+  t = s->click_target(12);
+  ASSERT_NE(t, nullptr);
+  EXPECT_FALSE(t->has_url);
+  EXPECT_EQ(s->click_target(8), nullptr);
+  EXPECT_TRUE(s->is_clickable_offer(12));
+  EXPECT_FALSE(s->is_clickable_offer(13));
+}
+
 }  // namespace
 
 // An imported offer for "every selected country" (Awin regions.all) is in each selected country
