@@ -96,8 +96,12 @@ $(BUILD)/network_probe: $(BUILD)/obj/tests/network_probe/network_probe.o $(BUILD
 test: all $(BUILD)/unit_tests $(BUILD)/network_probe $(NODE_OK) fuzz-build
 	@bash scripts/run-tests.sh
 
-bench: all
+bench: all $(BUILD)/bench-bare-fcgi
 	@bash scripts/bench.sh
+
+# The bench's bare baseline: a minimal libfcgi program, nothing of ours (bench/bare/).
+$(BUILD)/bench-bare-fcgi: $(BUILD)/obj/bench/bare/bare_fcgi.o
+	$(CXX) $(LDFLAGS) -o $@ $^ -lfcgi
 
 $(BUILD)/bench-query-handler: $(BUILD)/obj/bench/micro/query_handler.o $(BUILD)/libplacard.a
 	$(CXX) $(LDFLAGS) -o $@ $^ $(LIBS)

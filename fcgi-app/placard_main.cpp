@@ -148,13 +148,16 @@ db::InsertFlavor insert_flavor(const std::string& name) {
   return db::InsertFlavor::automatic;
 }
 
-// The API, per request thread: its own connection, repositories and random generator.
+// The API, one per handler of the pool: its own connection, repositories and random generator,
+// used by one thread at a time.
 class ApiThread : public fcgi::RequestHandler {
  public:
   ApiThread(const api::SharedServices& shared, const admin::AdminConfig& admin_config,
             const db::ConnectionParams& params, db::EventBatcher& batcher,
             db::StatsCache& stats_cache)
-      : clients_(admin_config.trusted_proxies, admin_config.client_day_secret),
+      : catalog_(shared.snapshots),
+        local_{pinned_, shared.keys, shared.log},
+        clients_(admin_config.trusted_proxies, admin_config.client_day_secret),
         session_(params),
         events_(session_, batcher),
         admin_db_(session_, [&log = shared.log](const std::string& m) { log.info(m); }),
@@ -168,11 +171,11 @@ class ApiThread : public fcgi::RequestHandler {
         stats_(admin_db_, stats_cache),
         network_(admin_db_),
         services_{events_, events_, rng_, nonces_, macs_, clients_},
-        admin_{shared,
+        admin_{local_,
                admin_config,
                {admin_db_, accounts_, settings_, countries_, categories_, placements_, offer_admin_,
                 audit_, stats_, network_}},
-        service_(shared, routes(shared)) {}
+        service_(local_, routes(local_), &catalog_) {}
   http::Response handle(http::Request& request) override { return service_.handle(request); }
 
  private:
@@ -182,6 +185,11 @@ class ApiThread : public fcgi::RequestHandler {
     return r;
   }
 
+  // The worker's current catalog, and this handler's holder of the one snapshot a request reads
+  // from start to end (api::Service takes it once per request).
+  const catalog::SnapshotHolder& catalog_;
+  catalog::SnapshotHolder pinned_;
+  const api::SharedServices local_;
   api::ClientHasher clients_;
   db::DriverThreadScope driver_scope_;
   db::MysqlSession session_;

@@ -10,7 +10,8 @@
 
 namespace placard::fcgi {
 
-// What a request thread runs; one instance per thread, made by the factory in that thread.
+// What answers a request; made `threads` times by the factory when the pool starts, each lent
+// to one thread at a time.
 class RequestHandler {
  public:
   virtual ~RequestHandler() = default;
@@ -19,16 +20,16 @@ class RequestHandler {
 using HandlerFactory = std::function<std::unique_ptr<RequestHandler>()>;
 
 struct PoolSettings {
-  int threads = 8;          // request threads: each runs a handler made by the factory
-  int intake_threads = 64;  // accept a connection and read its body before handing it over
+  int threads = 8;          // handlers made by the factory: at most this many requests at once
+  int intake_threads = 64;  // accept a connection, read its body, answer on a lent handler
   std::chrono::milliseconds body_timeout{5000};  // from accept to the body's last byte
 };
 
 // Serves FastCGI requests on listen_fd until the socket is shut down (see request_shutdown),
 // letting in-flight requests finish. Intake threads accept each request and read its body
-// (within body_timeout, else the handler's load_body() answers 408); only then does the
-// request go to a request thread, so bodies arriving slowly never hold a request thread.
-// One log line per request.
+// (within body_timeout, else the handler's load_body() answers 408); only then do they take a
+// handler from the pool and answer on it themselves, so bodies arriving slowly never hold a
+// handler, and a request costs no hand-off between threads. One log line per request.
 void serve_fastcgi(int listen_fd, const PoolSettings& settings, const HandlerFactory& factory,
                    util::Logger& log);
 
