@@ -41,7 +41,7 @@ OriginVerdict judge_origin(const http::Request& request, const catalog::Snapshot
 bool answer_varies_by_origin(const http::Request& request, const catalog::Snapshot* snapshot) {
   if (!is_api_path(request.path)) return false;
   return snapshot != nullptr && (!snapshot->settings.allowed_client_origins.empty() ||
-                      snapshot->settings.allowed_client_origins_unreadable);
+                                 snapshot->settings.allowed_client_origins_unreadable);
 }
 
 // Adds a token to Vary, keeping what is there (e.g. Accept-Encoding).
@@ -62,8 +62,7 @@ namespace {
 // idle handler must not keep a replaced catalog alive).
 class Pin {
  public:
-  Pin(catalog::SnapshotHolder& pinned, const catalog::SnapshotHolder& current)
-      : pinned_(pinned) {
+  Pin(catalog::SnapshotHolder& pinned, const catalog::SnapshotHolder& current) : pinned_(pinned) {
     pinned_.set(current.get());
   }
   ~Pin() { pinned_.set(nullptr); }
