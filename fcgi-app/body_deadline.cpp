@@ -1,5 +1,6 @@
 #include "fcgi-app/body_deadline.h"
 
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 
@@ -25,6 +26,12 @@ std::size_t buffered(const FCGX_Stream* in) {
   return in->rdNext < in->stop ? static_cast<std::size_t>(in->stop - in->rdNext) : 0;
 }
 
+// True when a read of fd would not wait (bytes, end of input or an error are there).
+bool readable_now(int fd) {
+  pollfd p{fd, POLLIN, 0};
+  return ::poll(&p, 1, 0) > 0;
+}
+
 }  // namespace
 
 // libfcgi's FCGX_GetStr keeps reading until it has every byte asked for, so a body trickling
@@ -32,7 +39,8 @@ std::size_t buffered(const FCGX_Stream* in) {
 // buffered, or for one byte when it has nothing: then it makes one read of whatever the web
 // server has forwarded (one FastCGI record), bounded by SO_RCVTIMEO set to the time left.
 std::optional<std::string> read_body_by(FCGX_Request& request, std::size_t n,
-                                        Clock::time_point deadline) {
+                                        Clock::time_point deadline,
+                                        const std::function<void()>& before_waiting) {
   std::string body(n, '\0');
   std::size_t got = 0;
   bool timed_out = false;
@@ -45,6 +53,7 @@ std::optional<std::string> read_body_by(FCGX_Request& request, std::size_t n,
         timed_out = true;
         break;
       }
+      if (before_waiting && !readable_now(request.ipcFd)) before_waiting();
       set_read_timeout(request.ipcFd, std::max(left, std::chrono::microseconds(1000)));
       want = 1;
     }

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <semaphore>
 #include <thread>
 #include <vector>
 
@@ -76,15 +77,44 @@ long long micros_since(std::chrono::steady_clock::time_point start) {
 }
 
 using Handlers = HandlerPool<RequestHandler>;
+using Slots = std::counting_semaphore<>;
+
+// An intake thread's turn: up to `threads` of them at once accept and answer; the others wait
+// for a turn, which is given up only while a body is slow to arrive. So under load the same
+// few threads take request after request from accept() (as the plain pool of 85630dc did),
+// instead of each request waking a different one of dozens of sleeping threads (a thread
+// switch per request: `echo` cost 60 % more CPU per request), and a slow body never holds a
+// turn (issue 24; hardening finding 1).
+class Turn {
+ public:
+  explicit Turn(Slots& slots) : slots_(slots) { slots_.acquire(); }
+  ~Turn() {
+    if (held_) slots_.release();
+  }
+  Turn(const Turn&) = delete;
+  Turn& operator=(const Turn&) = delete;
+  void give_up() {
+    if (held_) slots_.release();
+    held_ = false;
+  }
+  void take() {
+    if (!held_) slots_.acquire();
+    held_ = true;
+  }
+
+ private:
+  Slots& slots_;
+  bool held_ = true;
+};
 
 // Reads the body before a handler is taken for the request. A body over the API's limit is
 // not read (the handler answers 413 from Content-Length); one that does not arrive by the
 // deadline makes load_body() throw 408, rendered by the handler like any other error.
 void read_body_first(FCGX_Request& fcgx, http::Request& request,
-                     std::chrono::steady_clock::time_point deadline) {
+                     std::chrono::steady_clock::time_point deadline, Turn& turn) {
   const std::size_t n = request.content_length.value_or(0);
   if (n == 0 || n > json::kMaxBodyBytes) return;
-  if (auto body = read_body_by(fcgx, n, deadline)) {
+  if (auto body = read_body_by(fcgx, n, deadline, [&turn] { turn.give_up(); })) {
     request.body = std::move(*body);
   } else {
     request.body_reader = [](std::size_t) -> std::string { throw http::request_timeout(); };
@@ -103,15 +133,16 @@ http::Response handled(http::Request& request, Handlers& handlers, util::Logger&
 }
 
 void intake_thread(int listen_fd, bool unix_socket, const PoolSettings& settings,
-                   Handlers& handlers, util::Logger& log) {
+                   Handlers& handlers, Slots& slots, util::Logger& log) {
   util::FastRng rng;
   FcgiRequest slot(listen_fd);
   auto& fcgx = slot.get();
+  Turn turn(slots);
   while (FCGX_Accept_r(&fcgx) >= 0) {
     const auto start = std::chrono::steady_clock::now();
     http::Request request = http::request_from_envp(fcgx.envp);
     request.request_id = http::choose_request_id(request, rng);
-    read_body_first(fcgx, request, start + settings.body_timeout);
+    read_body_first(fcgx, request, start + settings.body_timeout, turn);
     const http::Response response = handled(request, handlers, log);
     const std::string head = http::render_response_head(response);
     const bool with_body = http::response_has_body(response, request.method == "HEAD");
@@ -124,6 +155,7 @@ void intake_thread(int listen_fd, bool unix_socket, const PoolSettings& settings
     finish_request(fcgx, unix_socket, request.content_length.value_or(0) == request.body.size());
     log.request(request.method, request.path, response.status, micros_since(start),
                 request.request_id);
+    turn.take();  // after a slow body: back in line before the next accept
   }
 }
 
@@ -144,11 +176,14 @@ void serve_fastcgi(int listen_fd, const PoolSettings& settings, const HandlerFac
                    util::Logger& log) {
   const bool unix_socket = is_unix_socket(listen_fd);
   Handlers handlers(factory, settings.threads);
+  // Turns: as many as handlers. When accept() fails (shutdown), each thread leaving gives its
+  // turn to a waiting one, whose accept fails at once too: all of them end.
+  Slots slots(settings.threads);
   std::vector<std::thread> intake_threads;
   intake_threads.reserve(static_cast<std::size_t>(settings.intake_threads));
   for (int i = 0; i < settings.intake_threads; ++i) {
     intake_threads.push_back(logged_thread(log, "intake thread", [&] {
-      intake_thread(listen_fd, unix_socket, settings, handlers, log);
+      intake_thread(listen_fd, unix_socket, settings, handlers, slots, log);
     }));
   }
   for (auto& t : intake_threads) t.join();
