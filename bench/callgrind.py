@@ -117,7 +117,7 @@ def main():
                             env=env, start_new_session=True)
     with open(pidfile, "w") as f:
         f.write("%d\n" % proc.pid)
-    for _ in range(600):
+    for _ in range(6000):  # the first snapshot of 100,000 offers takes a minute under callgrind
         if os.path.exists(sock):
             break
         time.sleep(0.1)

@@ -1,6 +1,5 @@
 #include "fcgi-app/body_deadline.h"
 
-#include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 
@@ -26,12 +25,6 @@ std::size_t buffered(const FCGX_Stream* in) {
   return in->rdNext < in->stop ? static_cast<std::size_t>(in->stop - in->rdNext) : 0;
 }
 
-// True when a read of fd would not wait (bytes, end of input or an error are there).
-bool readable_now(int fd) {
-  pollfd p{fd, POLLIN, 0};
-  return ::poll(&p, 1, 0) > 0;
-}
-
 }  // namespace
 
 // libfcgi's FCGX_GetStr keeps reading until it has every byte asked for, so a body trickling
@@ -40,7 +33,7 @@ bool readable_now(int fd) {
 // server has forwarded (one FastCGI record), bounded by SO_RCVTIMEO set to the time left.
 std::optional<std::string> read_body_by(FCGX_Request& request, std::size_t n,
                                         Clock::time_point deadline,
-                                        const std::function<void()>& before_waiting) {
+                                        const std::function<void(bool)>& on_wait) {
   std::string body(n, '\0');
   std::size_t got = 0;
   bool timed_out = false;
@@ -53,11 +46,13 @@ std::optional<std::string> read_body_by(FCGX_Request& request, std::size_t n,
         timed_out = true;
         break;
       }
-      if (before_waiting && !readable_now(request.ipcFd)) before_waiting();
       set_read_timeout(request.ipcFd, std::max(left, std::chrono::microseconds(1000)));
       want = 1;
     }
+    const bool may_wait = want == 1 && buffered(request.in) == 0;
+    if (may_wait && on_wait) on_wait(true);
     const int r = FCGX_GetStr(body.data() + got, static_cast<int>(want), request.in);
+    if (may_wait && on_wait) on_wait(false);
     if (r <= 0) {
       const int error = FCGX_GetError(request.in);
       timed_out = error == EAGAIN || error == EWOULDBLOCK || Clock::now() >= deadline;

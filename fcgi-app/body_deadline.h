@@ -11,10 +11,10 @@ namespace placard::fcgi {
 
 // Reads n bytes of a request's body (fewer when the input ends early), giving up at `deadline`
 // (nullopt): whatever pace the web server forwards the client's bytes at, no read waits past it.
-// before_waiting (when given) is called before the first read that would have to wait for the
-// web server, i.e. when the body is not there yet: the caller lets others work meanwhile.
+// on_wait (when given) is told around every read that may wait for the web server: true
+// before, false after (the caller may let others work meanwhile).
 std::optional<std::string> read_body_by(FCGX_Request& request, std::size_t n,
                                         std::chrono::steady_clock::time_point deadline,
-                                        const std::function<void()>& before_waiting = {});
+                                        const std::function<void(bool)>& on_wait = {});
 
 }  // namespace placard::fcgi

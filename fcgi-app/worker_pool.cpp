@@ -7,12 +7,12 @@
 
 #include <chrono>
 #include <cstdio>
-#include <semaphore>
 #include <thread>
 #include <vector>
 
 #include "fcgi-app/body_deadline.h"
 #include "fcgi-app/handler_pool.h"
+#include "fcgi-app/turns.h"
 #include "lib/http/api_error.h"
 #include "lib/http/cgi_gateway.h"
 #include "lib/json/body.h"
@@ -77,44 +77,19 @@ long long micros_since(std::chrono::steady_clock::time_point start) {
 }
 
 using Handlers = HandlerPool<RequestHandler>;
-using Slots = std::counting_semaphore<>;
-
-// An intake thread's turn: up to `threads` of them at once accept and answer; the others wait
-// for a turn, which is given up only while a body is slow to arrive. So under load the same
-// few threads take request after request from accept() (as the plain pool of 85630dc did),
-// instead of each request waking a different one of dozens of sleeping threads (a thread
-// switch per request: `echo` cost 60 % more CPU per request), and a slow body never holds a
-// turn (issue 24; hardening finding 1).
-class Turn {
- public:
-  explicit Turn(Slots& slots) : slots_(slots) { slots_.acquire(); }
-  ~Turn() {
-    if (held_) slots_.release();
-  }
-  Turn(const Turn&) = delete;
-  Turn& operator=(const Turn&) = delete;
-  void give_up() {
-    if (held_) slots_.release();
-    held_ = false;
-  }
-  void take() {
-    if (!held_) slots_.acquire();
-    held_ = true;
-  }
-
- private:
-  Slots& slots_;
-  bool held_ = true;
-};
+// How long a body may keep its reader waiting before the reader's turn goes to another thread.
+// Under load the web server's next record is often a scheduler tick away (a few ms on 2 busy
+// cores); giving the turn up on every wait cost two thread switches per POST.
+constexpr std::chrono::milliseconds kSlowAfter{20};
 
 // Reads the body before a handler is taken for the request. A body over the API's limit is
 // not read (the handler answers 413 from Content-Length); one that does not arrive by the
 // deadline makes load_body() throw 408, rendered by the handler like any other error.
 void read_body_first(FCGX_Request& fcgx, http::Request& request,
-                     std::chrono::steady_clock::time_point deadline, Turn& turn) {
+                     std::chrono::steady_clock::time_point deadline, Turns::Turn& turn) {
   const std::size_t n = request.content_length.value_or(0);
   if (n == 0 || n > json::kMaxBodyBytes) return;
-  if (auto body = read_body_by(fcgx, n, deadline, [&turn] { turn.give_up(); })) {
+  if (auto body = read_body_by(fcgx, n, deadline, [&turn](bool starts) { turn.waiting(starts); })) {
     request.body = std::move(*body);
   } else {
     request.body_reader = [](std::size_t) -> std::string { throw http::request_timeout(); };
@@ -133,11 +108,11 @@ http::Response handled(http::Request& request, Handlers& handlers, util::Logger&
 }
 
 void intake_thread(int listen_fd, bool unix_socket, const PoolSettings& settings,
-                   Handlers& handlers, Slots& slots, util::Logger& log) {
+                   Handlers& handlers, Turns& turns, util::Logger& log) {
   util::FastRng rng;
   FcgiRequest slot(listen_fd);
   auto& fcgx = slot.get();
-  Turn turn(slots);
+  Turns::Turn turn(turns);
   while (FCGX_Accept_r(&fcgx) >= 0) {
     const auto start = std::chrono::steady_clock::now();
     http::Request request = http::request_from_envp(fcgx.envp);
@@ -178,12 +153,12 @@ void serve_fastcgi(int listen_fd, const PoolSettings& settings, const HandlerFac
   Handlers handlers(factory, settings.threads);
   // Turns: as many as handlers. When accept() fails (shutdown), each thread leaving gives its
   // turn to a waiting one, whose accept fails at once too: all of them end.
-  Slots slots(settings.threads);
+  Turns turns(settings.threads, kSlowAfter);
   std::vector<std::thread> intake_threads;
   intake_threads.reserve(static_cast<std::size_t>(settings.intake_threads));
   for (int i = 0; i < settings.intake_threads; ++i) {
     intake_threads.push_back(logged_thread(log, "intake thread", [&] {
-      intake_thread(listen_fd, unix_socket, settings, handlers, slots, log);
+      intake_thread(listen_fd, unix_socket, settings, handlers, turns, log);
     }));
   }
   for (auto& t : intake_threads) t.join();
