@@ -14,7 +14,7 @@ preflight() {
   mkdir -p -- "$OUT"
   : >"$HARNESS_LOG"
   rm -rf -- "$RAW" "$OUT"/data "$OUT"/data-compare
-  rm -f -- "$OUT"/results*.tsv "$OUT"/meta*.txt "$OUT/report.md" "$OUT/report.svg" "$OUT/report.json"
+  rm -f -- "$OUT"/results*.tsv "$OUT"/meta*.txt "$OUT/compare.tsv" "$OUT/report.md" "$OUT/report.svg" "$OUT/report.json"
   mkdir -p -- "$RAW"
 }
 
