@@ -135,6 +135,10 @@ void require_sane_listen(const std::string& listen, util::Logger& log) {
 fcgi::PoolSettings pool_settings(int threads, const config::ServerConfig& cfg, bool spawned) {
   fcgi::PoolSettings s;
   s.threads = threads;
+  // Four handlers per turn: a request waiting for the event writer's commit holds a handler, not
+  // a turn, so up to 4x `threads` events reach one batch (issue 24: with `threads` of them, a
+  // batch held at most 8 events and the commit's flush bounded impressions and clicks).
+  s.handlers = 4 * threads;
   s.intake_threads = cfg.intake_threads > 0 ? cfg.intake_threads
                      : spawned              ? threads
                                             : std::max(32, 8 * threads);
@@ -177,6 +181,9 @@ class ApiThread : public fcgi::RequestHandler {
                 audit_, stats_, network_}},
         service_(local_, routes(local_), &catalog_) {}
   http::Response handle(http::Request& request) override { return service_.handle(request); }
+  void before_long_waits(std::function<void()> give_up_turn) override {
+    events_.before_waiting(std::move(give_up_turn));
+  }
 
  private:
   http::Router routes(const api::SharedServices& shared) {

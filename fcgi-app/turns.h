@@ -63,6 +63,16 @@ class Turns {
         w.erase(std::remove(w.begin(), w.end(), this), w.end());
       }
     }
+    // Gives the turn away at once (the thread is about to wait, not for its client).
+    void give_up() {
+      {
+        const std::lock_guard lock(turns_.mutex_);
+        if (!held_) return;
+        held_ = false;
+        ++turns_.free_;
+      }
+      turns_.given_back_.notify_one();
+    }
     // Before the next accept(): a turn given away is taken again (waiting for one).
     void take() {
       if (!held_) turns_.acquire();

@@ -5,6 +5,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <thread>
@@ -97,9 +98,11 @@ void read_body_first(FCGX_Request& fcgx, http::Request& request,
 }
 
 // The handler's answer, on a handler lent for this request only.
-http::Response handled(http::Request& request, Handlers& handlers, util::Logger& log) {
+http::Response handled(http::Request& request, Handlers& handlers, Turns::Turn& turn,
+                       util::Logger& log) {
   try {
     const auto handler = handlers.lease();
+    handler->before_long_waits([&turn] { turn.give_up(); });
     return handler->handle(request);
   } catch (const std::exception& e) {
     log.error(request.request_id, std::string("handler failed: ") + e.what());
@@ -118,7 +121,7 @@ void intake_thread(int listen_fd, bool unix_socket, const PoolSettings& settings
     http::Request request = http::request_from_envp(fcgx.envp);
     request.request_id = http::choose_request_id(request, rng);
     read_body_first(fcgx, request, start + settings.body_timeout, turn);
-    const http::Response response = handled(request, handlers, log);
+    const http::Response response = handled(request, handlers, turn, log);
     const std::string head = http::render_response_head(response);
     const bool with_body = http::response_has_body(response, request.method == "HEAD");
     if (FCGX_PutStr(head.data(), static_cast<int>(head.size()), fcgx.out) < 0 ||
@@ -150,7 +153,7 @@ std::thread logged_thread(util::Logger& log, const char* what, std::function<voi
 void serve_fastcgi(int listen_fd, const PoolSettings& settings, const HandlerFactory& factory,
                    util::Logger& log) {
   const bool unix_socket = is_unix_socket(listen_fd);
-  Handlers handlers(factory, settings.threads);
+  Handlers handlers(factory, std::max(settings.handlers, settings.threads));
   // Turns: as many as handlers. When accept() fails (shutdown), each thread leaving gives its
   // turn to a waiting one, whose accept fails at once too: all of them end.
   Turns turns(settings.threads, kSlowAfter);

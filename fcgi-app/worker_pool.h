@@ -10,17 +10,22 @@
 
 namespace placard::fcgi {
 
-// What answers a request; made `threads` times by the factory when the pool starts, each lent
+// What answers a request; made `handlers` times by the factory when the pool starts, each lent
 // to one thread at a time.
 class RequestHandler {
  public:
   virtual ~RequestHandler() = default;
   virtual http::Response handle(http::Request& request) = 0;
+  // Before each request: what the handler calls before it waits for something other than the
+  // client, e.g. the event writer's commit (the thread's turn at accept() goes to another thread
+  // meanwhile, so that more events reach the writer's next batch).
+  virtual void before_long_waits(std::function<void()> give_up_turn) { (void)give_up_turn; }
 };
 using HandlerFactory = std::function<std::unique_ptr<RequestHandler>()>;
 
 struct PoolSettings {
-  int threads = 8;          // handlers made by the factory: at most this many requests at once
+  int threads = 8;          // turns: threads at once in accept() or answering without waiting
+  int handlers = 32;        // made by the factory: requests answered at once, waits included
   int intake_threads = 64;  // accept a connection, read its body, answer on a lent handler
   std::chrono::milliseconds body_timeout{5000};  // from accept to the body's last byte
 };

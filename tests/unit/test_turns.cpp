@@ -62,4 +62,23 @@ TEST(Turns, ATurnGivenAwayIsTakenBackBeforeTheNextRequest) {
   EXPECT_EQ(turns.free_turns(), 0);
 }
 
+// A thread about to wait for the event writer gives its turn away at once; it takes a turn
+// again before its next accept().
+TEST(Turns, GivingUpAtOnceLetsAWaitingThreadIn) {
+  Turns turns(1, 10s);
+  Turns::Turn waiting_for_commit(turns);
+  auto other = std::async(std::launch::async, [&] {
+    Turns::Turn t(turns);
+    return true;
+  });
+  EXPECT_EQ(other.wait_for(100ms), std::future_status::timeout);
+  waiting_for_commit.give_up();
+  EXPECT_FALSE(waiting_for_commit.held());
+  ASSERT_EQ(other.wait_for(5s), std::future_status::ready);
+  waiting_for_commit.give_up();  // twice is once
+  EXPECT_EQ(turns.free_turns(), 1);
+  waiting_for_commit.take();
+  EXPECT_EQ(turns.free_turns(), 0);
+}
+
 }  // namespace
