@@ -181,8 +181,8 @@ class ApiThread : public fcgi::RequestHandler {
                 audit_, stats_, network_}},
         service_(local_, routes(local_), &catalog_) {}
   http::Response handle(http::Request& request) override { return service_.handle(request); }
-  void before_long_waits(std::function<void()> give_up_turn) override {
-    events_.before_waiting(std::move(give_up_turn));
+  void before_long_waits(const std::function<void()>& give_up_turn) override {
+    events_.before_waiting(give_up_turn);
   }
 
  private:

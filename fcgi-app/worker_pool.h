@@ -19,7 +19,7 @@ class RequestHandler {
   // Before each request: what the handler calls before it waits for something other than the
   // client, e.g. the event writer's commit (the thread's turn at accept() goes to another thread
   // meanwhile, so that more events reach the writer's next batch).
-  virtual void before_long_waits(std::function<void()> give_up_turn) { (void)give_up_turn; }
+  virtual void before_long_waits(const std::function<void()>& give_up_turn) { (void)give_up_turn; }
 };
 using HandlerFactory = std::function<std::unique_ptr<RequestHandler>()>;
 

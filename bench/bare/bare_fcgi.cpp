@@ -61,8 +61,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string path = argv[1];
-  const int threads = std::atoi(argv[2]);
-  if (threads < 1 || threads > 1024) {
+  char* end = nullptr;
+  const long threads = std::strtol(argv[2], &end, 10);
+  if (end == argv[2] || *end != '\0' || threads < 1 || threads > 1024) {
     std::fputs("bare_fcgi: THREADS must be 1..1024\n", stderr);
     return 2;
   }
@@ -84,7 +85,7 @@ int main(int argc, char** argv) {
   ::chmod(path.c_str(), 0660);
   std::vector<std::thread> pool;
   pool.reserve(static_cast<std::size_t>(threads));
-  for (int i = 0; i < threads; ++i) pool.emplace_back(serve, fd);
+  for (long i = 0; i < threads; ++i) pool.emplace_back(serve, fd);
   for (auto& t : pool) t.join();
   return 0;
 }
