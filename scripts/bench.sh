@@ -19,7 +19,7 @@
 #   BENCH_OFFERS      offers in the big catalog (100000); BENCH_SMALL_OFFERS (100) for the small one
 #   BENCH_SECONDS     seconds per measured step (10)
 #   BENCH_CONNECTIONS wrk connections (32); BENCH_WRK_THREADS wrk threads (2)
-#   BENCH_THREADS     request threads of the worker and of both baselines (8)
+#   BENCH_THREADS     the worker's `threads` and the threads of both baselines (8)
 #   BENCH_FLUSH_AT_COMMIT  innodb_flush_log_at_trx_commit during the run: 1 (default, every
 #                     commit is on disk before `recorded` is answered) or 2 (the dev stack's)
 #   BENCH_VAR_DIR     state directory (build/bench/var; wiped at the start of every run)
