@@ -67,7 +67,9 @@ $(BUILD)/libplacard.a: $(LIB_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/placard.fcgi: $(BUILD)/obj/fcgi-app/placard_main.o $(BUILD)/obj/fcgi-app/worker_pool.o $(BUILD)/obj/fcgi-app/body_deadline.o $(BUILD)/obj/fcgi-app/listen_socket.o $(BUILD)/libplacard.a
+FCGI_OBJS := $(BUILD)/obj/fcgi-app/placard_main.o $(BUILD)/obj/fcgi-app/worker_pool.o \
+             $(BUILD)/obj/fcgi-app/body_deadline.o $(BUILD)/obj/fcgi-app/listen_socket.o
+$(BUILD)/placard.fcgi: $(FCGI_OBJS) $(BUILD)/libplacard.a
 	$(CXX) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/placardctl: $(CTL_OBJS) $(BUILD)/libplacard.a
@@ -109,7 +111,7 @@ check: all $(BUILD)/unit_tests $(NODE_OK)
 BUNDLE_LIBS := -static-libstdc++ -static-libgcc -Wl,-Bstatic -lfcgi -lmysqlcppconn-static \
                -Wl,-Bdynamic -l:libmariadb.so.3 -lssl -lcrypto -lcurl -lz
 .PHONY: bundle
-$(BUILD)/bundle-bin/placard.fcgi: $(BUILD)/obj/fcgi-app/placard_main.o $(BUILD)/obj/fcgi-app/worker_pool.o $(BUILD)/obj/fcgi-app/body_deadline.o $(BUILD)/obj/fcgi-app/listen_socket.o $(BUILD)/libplacard.a
+$(BUILD)/bundle-bin/placard.fcgi: $(FCGI_OBJS) $(BUILD)/libplacard.a
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDFLAGS) -o $@ $^ $(BUNDLE_LIBS)
 
@@ -120,8 +122,12 @@ $(BUILD)/bundle-bin/placardctl: $(CTL_OBJS) $(BUILD)/libplacard.a
 bundle: $(BUILD)/bundle-bin/placard.fcgi $(BUILD)/bundle-bin/placardctl $(NODE_OK)
 	@BUILD=$(BUILD) bash scripts/bundle.sh
 
-bench: all
+bench: all $(BUILD)/bench-bare-fcgi
 	@bash scripts/bench.sh
+
+# The bench's bare baseline: a minimal libfcgi program, nothing of ours (bench/bare/).
+$(BUILD)/bench-bare-fcgi: $(BUILD)/obj/bench/bare/bare_fcgi.o
+	$(CXX) $(LDFLAGS) -o $@ $^ -lfcgi
 
 $(BUILD)/bench-query-handler: $(BUILD)/obj/bench/micro/query_handler.o $(BUILD)/libplacard.a
 	$(CXX) $(LDFLAGS) -o $@ $^ $(LIBS)

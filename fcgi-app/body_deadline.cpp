@@ -32,7 +32,8 @@ std::size_t buffered(const FCGX_Stream* in) {
 // buffered, or for one byte when it has nothing: then it makes one read of whatever the web
 // server has forwarded (one FastCGI record), bounded by SO_RCVTIMEO set to the time left.
 std::optional<std::string> read_body_by(FCGX_Request& request, std::size_t n,
-                                        Clock::time_point deadline) {
+                                        Clock::time_point deadline,
+                                        const std::function<void(bool)>& on_wait) {
   std::string body(n, '\0');
   std::size_t got = 0;
   bool timed_out = false;
@@ -48,7 +49,10 @@ std::optional<std::string> read_body_by(FCGX_Request& request, std::size_t n,
       set_read_timeout(request.ipcFd, std::max(left, std::chrono::microseconds(1000)));
       want = 1;
     }
+    const bool may_wait = want == 1 && buffered(request.in) == 0;
+    if (may_wait && on_wait) on_wait(true);
     const int r = FCGX_GetStr(body.data() + got, static_cast<int>(want), request.in);
+    if (may_wait && on_wait) on_wait(false);
     if (r <= 0) {
       const int error = FCGX_GetError(request.in);
       timed_out = error == EAGAIN || error == EWOULDBLOCK || Clock::now() >= deadline;

@@ -75,7 +75,8 @@ void usage(std::FILE* out) {
       "  --config PATH   server config (default: $PLACARD_CONFIG or /etc/placard/placard.conf)\n"
       "  --listen ADDR   where to accept FastCGI connections (default: the config's `listen`,\n"
       "                  or $PLACARD_LISTEN; none: the socket on fd 0, or plain CGI)\n"
-      "  --threads N     request threads (default: the config's `threads`, or $PLACARD_THREADS)\n"
+      "  --threads N     turns at accept() (4N handlers; default: the config's `threads`, or\n"
+      "                  $PLACARD_THREADS)\n"
       "  --socket-group G  group of the unix socket (default: the config's `socket_group`)\n"
       "  --processes N   N worker processes (1..64) on the one listening socket, each with its\n"
       "                  threads, under this process, which starts a new one when one dies\n"
@@ -136,6 +137,10 @@ void require_sane_listen(const std::string& listen, util::Logger& log) {
 fcgi::PoolSettings pool_settings(int threads, const config::ServerConfig& cfg, bool spawned) {
   fcgi::PoolSettings s;
   s.threads = threads;
+  // Four handlers per turn: a request waiting for the event writer's commit holds a handler, not
+  // a turn, so up to 4x `threads` events reach one batch (issue 24: with `threads` of them, a
+  // batch held at most 8 events and the commit's flush bounded impressions and clicks).
+  s.handlers = 4 * threads;
   s.intake_threads = cfg.intake_threads > 0 ? cfg.intake_threads
                      : spawned              ? threads
                                             : std::max(32, 8 * threads);
@@ -149,13 +154,16 @@ db::InsertFlavor insert_flavor(const std::string& name) {
   return db::InsertFlavor::automatic;
 }
 
-// The API, per request thread: its own connection, repositories and random generator.
+// The API, one per handler of the pool: its own connection, repositories and random generator,
+// used by one thread at a time.
 class ApiThread : public fcgi::RequestHandler {
  public:
   ApiThread(const api::SharedServices& shared, const admin::AdminConfig& admin_config,
             const db::ConnectionParams& params, db::EventBatcher& batcher,
             db::StatsCache& stats_cache)
-      : clients_(admin_config.trusted_proxies, admin_config.client_day_secret),
+      : catalog_(shared.snapshots),
+        local_{pinned_, shared.keys, shared.log},
+        clients_(admin_config.trusted_proxies, admin_config.client_day_secret),
         session_(params),
         events_(session_, batcher),
         admin_db_(session_, [&log = shared.log](const std::string& m) { log.info(m); }),
@@ -169,12 +177,15 @@ class ApiThread : public fcgi::RequestHandler {
         stats_(admin_db_, stats_cache),
         network_(admin_db_),
         services_{events_, events_, rng_, nonces_, macs_, clients_},
-        admin_{shared,
+        admin_{local_,
                admin_config,
                {admin_db_, accounts_, settings_, countries_, categories_, placements_, offer_admin_,
                 audit_, stats_, network_}},
-        service_(shared, routes(shared)) {}
+        service_(local_, routes(local_), &catalog_) {}
   http::Response handle(http::Request& request) override { return service_.handle(request); }
+  void before_long_waits(const std::function<void()>& give_up_turn) override {
+    events_.before_waiting(give_up_turn);
+  }
 
  private:
   http::Router routes(const api::SharedServices& shared) {
@@ -183,6 +194,11 @@ class ApiThread : public fcgi::RequestHandler {
     return r;
   }
 
+  // The worker's current catalog, and this handler's holder of the one snapshot a request reads
+  // from start to end (api::Service takes it once per request).
+  const catalog::SnapshotHolder& catalog_;
+  catalog::SnapshotHolder pinned_;
+  const api::SharedServices local_;
   api::ClientHasher clients_;
   db::DriverThreadScope driver_scope_;
   db::MysqlSession session_;

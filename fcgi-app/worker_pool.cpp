@@ -5,14 +5,15 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <future>
 #include <thread>
 #include <vector>
 
 #include "fcgi-app/body_deadline.h"
-#include "fcgi-app/task_queue.h"
+#include "fcgi-app/handler_pool.h"
+#include "fcgi-app/turns.h"
 #include "lib/http/api_error.h"
 #include "lib/http/cgi_gateway.h"
 #include "lib/json/body.h"
@@ -76,48 +77,51 @@ long long micros_since(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
-// What an intake thread hands to a request thread: the handler's call on one request.
-using Task = std::packaged_task<http::Response(RequestHandler&)>;
+using Handlers = HandlerPool<RequestHandler>;
+// How long a body may keep its reader waiting before the reader's turn goes to another thread.
+// Under load the web server's next record is often a scheduler tick away (a few ms on 2 busy
+// cores); giving the turn up on every wait cost two thread switches per POST.
+constexpr std::chrono::milliseconds kSlowAfter{20};
 
-// Reads the body before the request goes to a request thread. A body over the API's limit is
+// Reads the body before a handler is taken for the request. A body over the API's limit is
 // not read (the handler answers 413 from Content-Length); one that does not arrive by the
 // deadline makes load_body() throw 408, rendered by the handler like any other error.
 void read_body_first(FCGX_Request& fcgx, http::Request& request,
-                     std::chrono::steady_clock::time_point deadline) {
+                     std::chrono::steady_clock::time_point deadline, Turns::Turn& turn) {
   const std::size_t n = request.content_length.value_or(0);
   if (n == 0 || n > json::kMaxBodyBytes) return;
-  if (auto body = read_body_by(fcgx, n, deadline)) {
+  if (auto body = read_body_by(fcgx, n, deadline, [&turn](bool starts) { turn.waiting(starts); })) {
     request.body = std::move(*body);
   } else {
     request.body_reader = [](std::size_t) -> std::string { throw http::request_timeout(); };
   }
 }
 
-http::Response handled(Task task, TaskQueue<Task>& queue, util::Logger& log,
-                       const std::string& request_id) {
-  auto answer = task.get_future();
-  queue.push(std::move(task));
+// The handler's answer, on a handler lent for this request only.
+http::Response handled(http::Request& request, Handlers& handlers, Turns::Turn& turn,
+                       util::Logger& log) {
   try {
-    return answer.get();
+    const auto handler = handlers.lease();
+    handler->before_long_waits([&turn] { turn.give_up(); });
+    return handler->handle(request);
   } catch (const std::exception& e) {
-    log.error(request_id, std::string("handler failed: ") + e.what());
+    log.error(request.request_id, std::string("handler failed: ") + e.what());
     return http::render_error(http::internal_error());
   }
 }
 
 void intake_thread(int listen_fd, bool unix_socket, const PoolSettings& settings,
-                   TaskQueue<Task>& queue, util::Logger& log) {
+                   Handlers& handlers, Turns& turns, util::Logger& log) {
   util::FastRng rng;
   FcgiRequest slot(listen_fd);
   auto& fcgx = slot.get();
+  Turns::Turn turn(turns);
   while (FCGX_Accept_r(&fcgx) >= 0) {
     const auto start = std::chrono::steady_clock::now();
     http::Request request = http::request_from_envp(fcgx.envp);
     request.request_id = http::choose_request_id(request, rng);
-    read_body_first(fcgx, request, start + settings.body_timeout);
-    const http::Response response =
-        handled(Task([&request](RequestHandler& h) { return h.handle(request); }), queue, log,
-                request.request_id);
+    read_body_first(fcgx, request, start + settings.body_timeout, turn);
+    const http::Response response = handled(request, handlers, turn, log);
     const std::string head = http::render_response_head(response);
     const bool with_body = http::response_has_body(response, request.method == "HEAD");
     if (FCGX_PutStr(head.data(), static_cast<int>(head.size()), fcgx.out) < 0 ||
@@ -129,12 +133,8 @@ void intake_thread(int listen_fd, bool unix_socket, const PoolSettings& settings
     finish_request(fcgx, unix_socket, request.content_length.value_or(0) == request.body.size());
     log.request(request.method, request.path, response.status, micros_since(start),
                 request.request_id);
+    turn.take();  // after a slow body: back in line before the next accept
   }
-}
-
-void request_thread(const HandlerFactory& factory, TaskQueue<Task>& queue) {
-  const auto handler = factory();
-  while (auto task = queue.pop()) (*task)(*handler);
 }
 
 // Runs body() in a thread; an exception ends that thread with a log line.
@@ -153,23 +153,18 @@ std::thread logged_thread(util::Logger& log, const char* what, std::function<voi
 void serve_fastcgi(int listen_fd, const PoolSettings& settings, const HandlerFactory& factory,
                    util::Logger& log) {
   const bool unix_socket = is_unix_socket(listen_fd);
-  TaskQueue<Task> queue;
-  std::vector<std::thread> request_threads;
+  Handlers handlers(factory, std::max(settings.handlers, settings.threads));
+  // Turns: as many as handlers. When accept() fails (shutdown), each thread leaving gives its
+  // turn to a waiting one, whose accept fails at once too: all of them end.
+  Turns turns(settings.threads, kSlowAfter);
   std::vector<std::thread> intake_threads;
-  request_threads.reserve(static_cast<std::size_t>(settings.threads));
   intake_threads.reserve(static_cast<std::size_t>(settings.intake_threads));
-  for (int i = 0; i < settings.threads; ++i) {
-    request_threads.push_back(
-        logged_thread(log, "request thread", [&] { request_thread(factory, queue); }));
-  }
   for (int i = 0; i < settings.intake_threads; ++i) {
     intake_threads.push_back(logged_thread(log, "intake thread", [&] {
-      intake_thread(listen_fd, unix_socket, settings, queue, log);
+      intake_thread(listen_fd, unix_socket, settings, handlers, turns, log);
     }));
   }
   for (auto& t : intake_threads) t.join();
-  queue.close();  // the request threads finish what was handed over, then stop
-  for (auto& t : request_threads) t.join();
 }
 
 void request_shutdown(int listen_fd) {

@@ -710,9 +710,17 @@ bench_echo_config() {
   [[ -n "$sock" ]] || return 0
   [[ "$sock" =~ ^/[A-Za-z0-9._/+-]+$ ]] || fail "BENCH_ECHO_SOCKET must be an absolute path of [A-Za-z0-9._/+-]"
   printf '\n# make bench only (BENCH_ECHO_SOCKET): the bare FastCGI baseline\n'
+  bench_socket_config "$1" /bench/echo "$sock"
+  # BENCH_BARE_SOCKET: /bench/bare, the minimal libfcgi program (bench/bare/), likewise.
+  sock="${BENCH_BARE_SOCKET:-}"
+  [[ -n "$sock" ]] || return 0
+  [[ "$sock" =~ ^/[A-Za-z0-9._/+-]+$ ]] || fail "BENCH_BARE_SOCKET must be an absolute path of [A-Za-z0-9._/+-]"
+  bench_socket_config "$1" /bench/bare "$sock"
+}
+bench_socket_config() { # SERVER PATH SOCKET
   case "$1" in
-    lighttpd) printf 'fastcgi.server += ( "/bench/echo" => (( "socket" => "%s", "check-local" => "disable" )) )\n' "$sock" ;;
-    apache) printf '<Location "/bench/echo">\n    Require all granted\n    SetHandler "proxy:unix:%s|fcgi://localhost/"\n</Location>\n' "$sock" ;;
+    lighttpd) printf 'fastcgi.server += ( "%s" => (( "socket" => "%s", "check-local" => "disable" )) )\n' "$2" "$3" ;;
+    apache) printf '<Location "%s">\n    Require all granted\n    SetHandler "proxy:unix:%s|fcgi://localhost/"\n</Location>\n' "$2" "$3" ;;
   esac
 }
 

@@ -24,10 +24,9 @@ bool is_public_path(std::string_view path) {
 // Section 5: for /api/ paths, a present Origin must be in allowedClientOrigins when that list
 // is non-empty (an exact entry, or `moz-extension://*` for any Firefox extension). An empty list
 // grants nothing and refuses nothing.
-OriginVerdict judge_origin(const http::Request& request, const SharedServices& shared) {
+OriginVerdict judge_origin(const http::Request& request, const catalog::Snapshot* snapshot) {
   const std::string_view origin = request.header("origin");
   if (origin.empty() || !is_api_path(request.path)) return OriginVerdict::not_applicable;
-  const auto snapshot = shared.snapshots.get();
   if (!snapshot) return OriginVerdict::not_applicable;
   if (snapshot->settings.allowed_client_origins_unreadable) return OriginVerdict::refused;
   const auto& allowed = snapshot->settings.allowed_client_origins;
@@ -38,11 +37,10 @@ OriginVerdict judge_origin(const http::Request& request, const SharedServices& s
 
 // With a non-empty (or unreadable) allowedClientOrigins, every /api/ answer depends on the
 // request's Origin, listed or not, so caches must key on it.
-bool answer_varies_by_origin(const http::Request& request, const SharedServices& shared) {
+bool answer_varies_by_origin(const http::Request& request, const catalog::Snapshot* snapshot) {
   if (!is_api_path(request.path)) return false;
-  const auto snapshot = shared.snapshots.get();
-  return snapshot && (!snapshot->settings.allowed_client_origins.empty() ||
-                      snapshot->settings.allowed_client_origins_unreadable);
+  return snapshot != nullptr && (!snapshot->settings.allowed_client_origins.empty() ||
+                                 snapshot->settings.allowed_client_origins_unreadable);
 }
 
 // Adds a token to Vary, keeping what is there (e.g. Accept-Encoding).
@@ -57,8 +55,28 @@ void add_vary(http::Response& response, std::string_view token) {
 
 }  // namespace
 
-Service::Service(const SharedServices& shared, http::Router router)
-    : shared_(shared), router_(std::move(router)) {}
+namespace {
+
+// Holds one snapshot in a holder for the length of a request, and lets go of it afterwards (an
+// idle handler must not keep a replaced catalog alive).
+class Pin {
+ public:
+  Pin(catalog::SnapshotHolder& pinned, const catalog::SnapshotHolder& current) : pinned_(pinned) {
+    pinned_.set(current.get());
+  }
+  ~Pin() { pinned_.set(nullptr); }
+  Pin(const Pin&) = delete;
+  Pin& operator=(const Pin&) = delete;
+
+ private:
+  catalog::SnapshotHolder& pinned_;
+};
+
+}  // namespace
+
+Service::Service(const SharedServices& shared, http::Router router,
+                 const catalog::SnapshotHolder* catalog)
+    : shared_(shared), router_(std::move(router)), catalog_(catalog) {}
 
 http::Response Service::preflight(const http::Request& request) const {
   auto methods = router_.allowed_methods(request.path);
@@ -99,7 +117,14 @@ http::Response Service::guarded(http::Request& request) {
 }
 
 http::Response Service::handle(http::Request& request) {
-  const auto verdict = judge_origin(request, shared_);
+  if (catalog_ == nullptr || catalog_ == &shared_.snapshots) return answer(request);
+  const Pin pin(shared_.snapshots, *catalog_);
+  return answer(request);
+}
+
+http::Response Service::answer(http::Request& request) {
+  const auto snapshot = shared_.snapshots.get();  // the one catalog of this request
+  const auto verdict = judge_origin(request, snapshot.get());
   http::Response response =
       verdict == OriginVerdict::refused
           ? http::render_error({403, "origin_not_allowed", "This origin may not use the API"})
@@ -107,7 +132,7 @@ http::Response Service::handle(http::Request& request) {
   if (verdict == OriginVerdict::listed) {
     response.set_header("Access-Control-Allow-Origin", std::string(request.header("origin")));
   }
-  if (answer_varies_by_origin(request, shared_)) add_vary(response, "Origin");
+  if (answer_varies_by_origin(request, snapshot.get())) add_vary(response, "Origin");
   if (is_admin_api_path(request.path) ||
       (response.status >= 400 && !response.has("cache-control"))) {
     response.set_header("Cache-Control", "no-store");

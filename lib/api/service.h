@@ -12,14 +12,20 @@ namespace placard::api {
 class Service {
  public:
   // router: the public routes (make_router) and, in the worker, the admin routes.
-  Service(const SharedServices& shared, http::Router router);
+  // catalog: when given, the snapshot is taken from it once per request and held in
+  // shared.snapshots (then a holder of this Service's own) until the answer is made, so that
+  // everything the request reads (its Origin check, its handler, its Vary) sees one catalog.
+  Service(const SharedServices& shared, http::Router router,
+          const catalog::SnapshotHolder* catalog = nullptr);
   http::Response handle(http::Request& request);
 
  private:
   http::Response guarded(http::Request& request);
   http::Response preflight(const http::Request& request) const;
+  http::Response answer(http::Request& request);
   const SharedServices& shared_;
   http::Router router_;
+  const catalog::SnapshotHolder* catalog_;
 };
 
 }  // namespace placard::api

@@ -122,17 +122,29 @@ std::optional<std::string> decode_to_string(std::string_view body, Alphabet alph
 
 }  // namespace
 
+// Table-driven, 3 bytes to 4 characters, straight into the URL alphabet: every token the offers
+// query signs goes through here (twice per offer), and the standard encoder followed by a pass
+// replacing "+" and "/" was 11 % of the query's instructions (callgrind, issue 24).
 void base64url_encode_append(std::string& out, std::string_view bytes) {
+  static constexpr char kUrl[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
   const std::size_t start = out.size();
-  append_standard(out, bytes);
-  for (std::size_t i = start; i < out.size(); ++i) {
-    if (out[i] == '+') {
-      out[i] = '-';
-    } else if (out[i] == '/') {
-      out[i] = '_';
-    }
+  out.resize(start + base64url_encoded_size(bytes.size()));
+  char* dst = out.data() + start;
+  const auto* src = reinterpret_cast<const unsigned char*>(bytes.data());
+  std::size_t n = bytes.size();
+  for (; n >= 3; n -= 3, src += 3) {
+    const unsigned v = (unsigned{src[0]} << 16) | (unsigned{src[1]} << 8) | src[2];
+    *dst++ = kUrl[(v >> 18) & 63];
+    *dst++ = kUrl[(v >> 12) & 63];
+    *dst++ = kUrl[(v >> 6) & 63];
+    *dst++ = kUrl[v & 63];
   }
-  out.resize(start + base64url_encoded_size(bytes.size()));  // drop "=" padding
+  if (n > 0) {
+    const unsigned v = (unsigned{src[0]} << 16) | (n == 2 ? unsigned{src[1]} << 8 : 0U);
+    *dst++ = kUrl[(v >> 18) & 63];
+    *dst++ = kUrl[(v >> 12) & 63];
+    if (n == 2) *dst = kUrl[(v >> 6) & 63];
+  }
 }
 
 std::string base64url_encode(std::string_view bytes) {

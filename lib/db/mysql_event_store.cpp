@@ -5,10 +5,12 @@
 namespace placard::db {
 
 bool MysqlEventStore::record_impression(const EventRecord& event) {
+  if (before_waiting_) before_waiting_();
   return batcher_.record(EventTable::impressions, event);
 }
 
 std::optional<OfferTarget> MysqlEventStore::follow(std::uint64_t offer_id, const Decide& decide) {
+  if (before_waiting_) before_waiting_();
   return batcher_.follow_click(offer_id, decide);
 }
 

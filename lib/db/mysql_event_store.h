@@ -1,4 +1,6 @@
 #pragma once
+#include <functional>
+
 #include "lib/db/click_store.h"
 #include "lib/db/event_batcher.h"
 #include "lib/db/event_store.h"
@@ -17,10 +19,13 @@ class MysqlEventStore : public EventStore, public ClickStore {
   bool impression_recorded(const std::array<unsigned char, 16>& nonce) override;
   std::optional<OfferTarget> follow(std::uint64_t offer_id, const Decide& decide) override;
   void record_ignored(const EventRecord& event) override;
+  // Called before each wait for the event writer (the worker gives its thread's turn away).
+  void before_waiting(std::function<void()> hook) { before_waiting_ = std::move(hook); }
 
  private:
   MysqlSession& session_;
   EventBatcher& batcher_;
+  std::function<void()> before_waiting_;
 };
 
 }  // namespace placard::db

@@ -2,8 +2,12 @@
 
 #include "lib/util/trim.h"
 
+// The low-level SHA-256 functions are deprecated in OpenSSL 3 in favour of EVP, whose context
+// copy allocates; here a state is a plain struct copied by value (see key_ring.h).
+#define OPENSSL_SUPPRESS_DEPRECATED  // NOLINT(cppcoreguidelines-macro-usage)
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <openssl/sha.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -40,13 +44,16 @@ class Wipe {
 
 }  // namespace
 
-void detail::MdCtxDeleter::operator()(EVP_MD_CTX* ctx) const noexcept {
-  EVP_MD_CTX_free(ctx);
+struct detail::HashState {
+  SHA256_CTX ctx{};
+};
+
+void detail::HashStateDeleter::operator()(HashState* state) const noexcept {
+  OPENSSL_cleanse(state, sizeof *state);
+  std::default_delete<HashState>()(state);
 }
 
-MacWorkspace::MacWorkspace() : ctx_(EVP_MD_CTX_new()) {
-  if (!ctx_) throw std::runtime_error("token keys: cannot allocate a hash context");
-}
+MacWorkspace::MacWorkspace() : state_(std::make_unique<detail::HashState>().release()) {}
 
 bool KeyRing::valid_kid(std::string_view kid) noexcept {
   if (kid.empty() || kid.size() > kMaxKidLength) return false;
@@ -61,18 +68,17 @@ KeyRing KeyRing::parse(std::string_view spec, std::string_view active_kid) {
   if (!md) throw std::runtime_error("token keys: SHA-256 is not available");
 
   // Builds a SHA-256 state that has absorbed K0 xor `pad` (one block).
-  const auto keyed_state = [&md](const std::array<unsigned char, kBlockSize>& k0,
-                                 unsigned char pad) {
+  const auto keyed_state = [](const std::array<unsigned char, kBlockSize>& k0, unsigned char pad) {
     std::array<unsigned char, kBlockSize> block{};
     const Wipe wipe(block);
     std::transform(k0.begin(), k0.end(), block.begin(),
                    [pad](unsigned char b) { return static_cast<unsigned char>(b ^ pad); });
-    MdCtxPtr ctx(EVP_MD_CTX_new());
-    if (!ctx || EVP_DigestInit_ex(ctx.get(), md.get(), nullptr) != 1 ||
-        EVP_DigestUpdate(ctx.get(), block.data(), block.size()) != 1) {
+    HashStatePtr state(std::make_unique<detail::HashState>().release());
+    if (SHA256_Init(&state->ctx) != 1 ||
+        SHA256_Update(&state->ctx, block.data(), block.size()) != 1) {
       throw std::runtime_error("token keys: SHA-256 initialisation failed");
     }
-    return ctx;
+    return state;
   };
 
   KeyRing ring;
@@ -148,16 +154,16 @@ std::array<unsigned char, 32> KeyRing::mac(std::string_view kid, std::string_vie
 
   std::array<unsigned char, kDigestSize> inner_digest{};
   std::array<unsigned char, kDigestSize> out{};
-  unsigned int inner_len = 0;
-  unsigned int out_len = 0;
-  EVP_MD_CTX* ctx = workspace.get();
-  // EVP_MD_CTX_copy_ex only reads the source state, so shared keys need no lock.
-  if (EVP_MD_CTX_copy_ex(ctx, key->inner.get()) != 1 ||
-      EVP_DigestUpdate(ctx, data.data(), data.size()) != 1 ||
-      EVP_DigestFinal_ex(ctx, inner_digest.data(), &inner_len) != 1 || inner_len != kDigestSize ||
-      EVP_MD_CTX_copy_ex(ctx, key->outer.get()) != 1 ||
-      EVP_DigestUpdate(ctx, inner_digest.data(), inner_digest.size()) != 1 ||
-      EVP_DigestFinal_ex(ctx, out.data(), &out_len) != 1 || out_len != kDigestSize) {
+  SHA256_CTX& ctx = workspace.get().ctx;
+  // Copying only reads the key's states, so shared keys need no lock.
+  ctx = key->inner->ctx;
+  if (SHA256_Update(&ctx, data.data(), data.size()) != 1 ||
+      SHA256_Final(inner_digest.data(), &ctx) != 1) {
+    throw std::runtime_error("token keys: HMAC-SHA-256 failed");
+  }
+  ctx = key->outer->ctx;
+  if (SHA256_Update(&ctx, inner_digest.data(), inner_digest.size()) != 1 ||
+      SHA256_Final(out.data(), &ctx) != 1) {
     throw std::runtime_error("token keys: HMAC-SHA-256 failed");
   }
   return out;

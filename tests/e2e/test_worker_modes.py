@@ -187,7 +187,7 @@ class CgiModeTests(H.StackTestCase):
         port = H.free_port()
         worker = subprocess.Popen(
             [os.path.join(H.ROOT, self.stack.build, "placard.fcgi"), "--config", self.config,
-             "--listen", "127.0.0.1:%d" % port, "--threads", "3"],
+             "--listen", "127.0.0.1:%d" % port, "--threads", "5"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
             self.assertTrue(H.wait_until(lambda: _connectable(port), timeout=10),
@@ -195,11 +195,12 @@ class CgiModeTests(H.StackTestCase):
             def threads():
                 with open("/proc/%d/status" % worker.pid) as f:
                     return int([l for l in f if l.startswith("Threads:")][0].split()[1])
-            # main + 3 request threads + 32 intake threads (8 per request thread, at least 32)
-            # + catalog refresher + event writer + signal watcher + rollup step + retention job
-            # + network sync schedule (a sync started through the admin API adds one more while
-            # it runs); the socket listens before they all start.
-            expected = 1 + 3 + 32 + 1 + 1 + 1 + 1 + 1 + 1
+            # main + 40 intake threads (8 per handler, at least 32; the 5 handlers have no
+            # threads of their own since issue 24) + the turns' watch + catalog refresher + event
+            # writer + signal watcher + rollup step + retention job + network sync schedule (a
+            # sync started through the admin API adds one more while it runs); the socket
+            # listens before they all start.
+            expected = 1 + 40 + 1 + 1 + 1 + 1 + 1 + 1 + 1
             H.wait_until(lambda: threads() == expected, timeout=5)
             self.assertEqual(threads(), expected)
             status, headers, body = self.parse(fastcgi_get(port, "/api/v1/config"))

@@ -283,3 +283,43 @@ TEST_F(ServiceTest, HstsOnEveryAnswerOverHttpsAndNeverOverPlainHttp) {
                 .header("Strict-Transport-Security"),
             "max-age=31536000");
 }
+
+// Issue 23/24: with the worker's catalog given, a request reads one snapshot from start to end:
+// a catalog replaced while the handler runs changes neither what the handler reads nor the
+// Origin check and Vary of its answer; afterwards the Service holds no snapshot.
+TEST_F(ServiceTest, OneSnapshotPerRequestWhenTheCatalogIsGiven) {
+  SnapshotHolder catalog;
+  auto first = std::make_shared<Snapshot>();
+  first->settings.allowed_client_origins = {"chrome-extension://abc"};
+  catalog.set(first);
+  SnapshotHolder pinned;
+  const SharedServices local{pinned, keys_, *log_};
+  std::shared_ptr<const Snapshot> seen;
+  Router r;
+  r.add("GET", "/api/v1/config", [&](Request&) {
+    catalog.set(std::make_shared<Snapshot>());  // the refresher swaps in a catalog with no list
+    seen = local.snapshots.get();
+    return Response::json(200, R"({"ok":true})");
+  });
+  Service service(local, std::move(r), &catalog);
+  Request req;
+  req.method = "GET";
+  req.path = "/api/v1/config";
+  req.request_id = "req-pin";
+  req.headers.push_back({"origin", "chrome-extension://abc"});
+  const Response resp = service.handle(req);
+  EXPECT_EQ(seen, first);
+  EXPECT_EQ(resp.status, 200);
+  EXPECT_EQ(resp.header("access-control-allow-origin"), "chrome-extension://abc");
+  EXPECT_NE(resp.header("vary").find("Origin"), std::string_view::npos);
+  EXPECT_EQ(pinned.get(), nullptr);  // let go: an idle handler keeps no replaced catalog alive
+  EXPECT_NE(catalog.get(), first);
+}
+
+// Without a catalog (in-process tests, CGI), the Service reads shared.snapshots as it is.
+TEST_F(ServiceTest, WithoutACatalogTheHolderIsReadDirectly) {
+  set_origins({"chrome-extension://abc"});
+  const Response resp = handle("GET", "/api/v1/config", "chrome-extension://abc");
+  EXPECT_EQ(resp.header("access-control-allow-origin"), "chrome-extension://abc");
+  EXPECT_NE(holder_.get(), nullptr);
+}
