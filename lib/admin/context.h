@@ -29,6 +29,10 @@ struct AdminConfig {
   http::TrustedProxies trusted_proxies;  // whose X-Forwarded-For names the client (config file)
   std::string client_day_secret;  // impressions and clicks: daily keys of client hashes from it
   network::SyncLauncher* sync = nullptr;  // starts network syncs (POST /network/sync); none: 503
+  // The config file's public_origin (normalised; empty: admin writes refused unless the database
+  // still holds the older publicOrigin setting) and base_path (the session cookie's Path).
+  std::string public_origin{};
+  std::string base_path{};
 };
 
 // One request thread's stores (each on the thread's own database connection).

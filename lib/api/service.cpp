@@ -2,8 +2,10 @@
 
 #include <algorithm>
 
+#include "lib/config/public_address.h"
 #include "lib/db/errors.h"
 #include "lib/http/api_error.h"
+#include "lib/http/forwarded_proto.h"
 
 namespace placard::api {
 
@@ -58,8 +60,8 @@ void add_vary(http::Response& response, std::string_view token) {
 
 }  // namespace
 
-Service::Service(const SharedServices& shared, http::Router router)
-    : shared_(shared), router_(std::move(router)) {}
+Service::Service(const SharedServices& shared, http::Router router, Frontage frontage)
+    : shared_(shared), router_(std::move(router)), frontage_(std::move(frontage)) {}
 
 http::Response Service::preflight(const http::Request& request) const {
   auto methods = router_.allowed_methods(request.path);
@@ -100,9 +102,14 @@ http::Response Service::guarded(http::Request& request) {
 }
 
 http::Response Service::handle(http::Request& request) {
-  const auto verdict = judge_origin(request, shared_);
+  request.https = http::reached_over_https(request, frontage_.trusted_proxies);
+  std::string_view rest;
+  const bool inside = config::strip_base_path(frontage_.base_path, request.path, rest);
+  if (inside && !frontage_.base_path.empty()) request.path = std::string(rest);
+  const auto verdict = inside ? judge_origin(request, shared_) : OriginVerdict::not_applicable;
   http::Response response =
-      verdict == OriginVerdict::refused
+      !inside ? http::render_error(http::not_found())
+      : verdict == OriginVerdict::refused
           ? http::render_error({403, "origin_not_allowed", "This origin may not use the API"})
           : guarded(request);
   if (verdict == OriginVerdict::listed) {

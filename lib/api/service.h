@@ -1,5 +1,8 @@
 #pragma once
+#include <string>
+
 #include "lib/api/services.h"
+#include "lib/http/client_address.h"
 #include "lib/http/request.h"
 #include "lib/http/response.h"
 #include "lib/http/router.h"
@@ -9,10 +12,18 @@ namespace placard::api {
 // One per request thread: routes a request, applies the public CORS rules (contract section 5),
 // turns every failure into the contract's error envelope (detail to the log, never to the
 // client), stamps X-Request-Id, and marks every admin answer Cache-Control: no-store.
+// Where the service sits (config keys `base_path`, `trusted_proxies`): every request's path is
+// first made relative to the base (outside it: 404 not_found), and a trusted proxy's report that
+// the client used HTTPS (X-Forwarded-Proto, Forwarded: proto=) sets request.https.
+struct Frontage {
+  std::string base_path;  // "" (the root) or e.g. "/offers"; validated by config::check_base_path
+  http::TrustedProxies trusted_proxies;
+};
+
 class Service {
  public:
   // router: the public routes (make_router) and, in the worker, the admin routes.
-  Service(const SharedServices& shared, http::Router router);
+  Service(const SharedServices& shared, http::Router router, Frontage frontage = {});
   http::Response handle(http::Request& request);
 
  private:
@@ -20,6 +31,7 @@ class Service {
   http::Response preflight(const http::Request& request) const;
   const SharedServices& shared_;
   http::Router router_;
+  Frontage frontage_;
 };
 
 }  // namespace placard::api
