@@ -24,6 +24,7 @@ import test_admin_catalog  # noqa: E402
 import test_admin_offers  # noqa: E402
 import test_admin_network  # noqa: E402
 import test_admin_stats  # noqa: E402
+import test_base_path  # noqa: E402
 import test_counting  # noqa: E402
 import test_foundation  # noqa: E402
 import test_hardening  # noqa: E402
@@ -36,7 +37,7 @@ import test_socket_access  # noqa: E402
 
 MODULES = (test_foundation, test_offers, test_admin_access, test_admin_catalog, test_admin_offers,
            test_admin_stats, test_admin_network, test_network_adapters, test_network_sync,
-           test_hardening, test_https, test_slow_bodies, test_socket_access, test_counting)
+           test_hardening, test_https, test_slow_bodies, test_socket_access, test_counting, test_base_path)
 LAST = (test_foundation.DatabaseOutageTests, test_foundation.ShutdownTests)
 
 
@@ -139,8 +140,12 @@ def main():
     ap.add_argument("-k", dest="patterns", action="append", default=[],
                     help="only tests whose name matches (substring or glob); repeatable")
     ap.add_argument("--keep", action="store_true", help="keep VAR_DIR afterwards")
+    ap.add_argument("--base-path", default="",
+                    help="mount every stack under this base path (e.g. /offers; BASE_PATH of "
+                         "scripts/stack.sh) and prefix every request with it")
     args = ap.parse_args()
 
+    H.BASE_PATH = args.base_path
     suite = build_suite(args.patterns)
     ids = all_ids(suite)
     t_start = time.monotonic()
@@ -201,7 +206,9 @@ def main():
     elapsed = time.monotonic() - t_start
 
     print("-" * 70)
-    print("Ran %d of %d tests against %s in %.1fs" % (len(result.started), len(ids), args.server, elapsed))
+    print("Ran %d of %d tests against %s%s in %.1fs" % (len(result.started), len(ids), args.server,
+                                                      " under " + args.base_path if args.base_path else "",
+                                                      elapsed))
     for p in problems:
         print("PROBLEM: %s" % p)
     if not_run:

@@ -31,7 +31,7 @@ def request_from(source_ip, method, path, body=None, headers=None):
     try:
         if isinstance(body, (dict, list)):
             body = json.dumps(body)
-        conn.request(method, path, body=body, headers=dict(headers or {}))
+        conn.request(method, H.prefixed(path), body=body, headers=dict(headers or {}))
         resp = conn.getresponse()
         raw = resp.read()
         hdrs = {k.lower(): v for k, v in resp.getheaders()}
