@@ -15,7 +15,8 @@
 # one that dies; 0 = one process, no supervisor), DEMO_DATA (1; 0 = no demo data on first use),
 # TLS (0; 1 = Apache serves HTTPS on PORT with a self-signed certificate for 127.0.0.1 made under
 # VAR_DIR/tls: the HTTPS path of a deployment, e.g. the __Host- session cookie and HSTS),
-# BASE_PATH ("" = the root; e.g. /offers: every path of Placard under it, config key base_path).
+# BASE_PATH ("" = the root; e.g. /offers: every path of Placard under it, config key base_path),
+# PUBLIC_ORIGIN (default SCHEME://127.0.0.1:PORT; e.g. a TLS proxy's origin in front of the stack).
 set -Eeuo pipefail
 umask 022
 
@@ -576,7 +577,7 @@ SQL
 # that wrote the config): public_origin (admin writes need it) and base_path.
 frontage_config() {
   sed -i -E '/^(public_origin|base_path)[[:space:]]*=/d' -- "$CONF"
-  printf 'public_origin = %s://127.0.0.1:%s\nbase_path = %s\n' "$SCHEME" "$PORT" "$BASE_PATH" >>"$CONF"
+  printf 'public_origin = %s\nbase_path = %s\n' "${PUBLIC_ORIGIN:-$SCHEME://127.0.0.1:$PORT}" "$BASE_PATH" >>"$CONF"
 }
 
 migrate() {

@@ -111,6 +111,7 @@ class Stack:
         self.server = server
         self.tls = tls  # Apache serves HTTPS with a certificate made under VAR_DIR/tls
         self.base_path = BASE_PATH if base_path is None else base_path
+        self.extra_env = {}  # more variables for scripts/stack.sh (e.g. PUBLIC_ORIGIN)
         self.build = build or os.environ.get("BUILD") or "build"
         self.var = None
         self.port = None
@@ -131,6 +132,7 @@ class Stack:
             TLS="1" if self.tls else "0",
             BASE_PATH=self.base_path,
         )
+        env.update(self.extra_env)
         # Sanitizer builds: also write reports to files under the stack's log dir, so they are
         # found even when the web server swallows the worker's standard error.
         if "san" in os.path.basename(self.build.rstrip("/")) or os.environ.get("ASAN_OPTIONS"):

@@ -27,6 +27,7 @@ import test_admin_stats  # noqa: E402
 import test_base_path  # noqa: E402
 import test_counting  # noqa: E402
 import test_foundation  # noqa: E402
+import test_frontage  # noqa: E402
 import test_hardening  # noqa: E402
 import test_https  # noqa: E402
 import test_network_adapters  # noqa: E402
@@ -37,7 +38,8 @@ import test_socket_access  # noqa: E402
 
 MODULES = (test_foundation, test_offers, test_admin_access, test_admin_catalog, test_admin_offers,
            test_admin_stats, test_admin_network, test_network_adapters, test_network_sync,
-           test_hardening, test_https, test_slow_bodies, test_socket_access, test_counting, test_base_path)
+           test_hardening, test_https, test_slow_bodies, test_socket_access, test_counting, test_base_path,
+           test_frontage)
 LAST = (test_foundation.DatabaseOutageTests, test_foundation.ShutdownTests)
 
 

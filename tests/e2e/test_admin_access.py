@@ -105,7 +105,7 @@ class SignInTests(AdminCase):
         attrs = [a.strip() for a in m.group(2).split(";")]
         self.assertIn("HttpOnly", attrs)
         self.assertIn("SameSite=Strict", attrs)
-        self.assertIn("Path=/", attrs)
+        self.assertIn("Path=%s" % (H.current().base_path or "/"), attrs)
         self.assertNotIn("Secure", attrs)  # plain HTTP here; HTTPS adds Secure and __Host-
         # 32 random bytes, stored only as their SHA-256
         raw = base64.urlsafe_b64decode(m.group(1) + "=")
