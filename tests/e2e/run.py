@@ -33,13 +33,14 @@ import test_https  # noqa: E402
 import test_network_adapters  # noqa: E402
 import test_network_sync  # noqa: E402
 import test_offers  # noqa: E402
+import test_proxy  # noqa: E402
 import test_slow_bodies  # noqa: E402
 import test_socket_access  # noqa: E402
 
 MODULES = (test_foundation, test_offers, test_admin_access, test_admin_catalog, test_admin_offers,
            test_admin_stats, test_admin_network, test_network_adapters, test_network_sync,
            test_hardening, test_https, test_slow_bodies, test_socket_access, test_counting, test_base_path,
-           test_frontage)
+           test_frontage, test_proxy)
 LAST = (test_foundation.DatabaseOutageTests, test_foundation.ShutdownTests)
 
 
