@@ -115,13 +115,13 @@ ServerConfig server_config_from(const std::map<std::string, std::string>& values
     } else if (key == "public_origin") {
       if (!value.empty()) {
         if (const auto error = check_public_origin(value); !error.empty()) {
-          throw ConfigError(key + ": " + error);
+          throw ConfigError(std::string(key).append(": ").append(error));
         }
       }
       c.public_origin = value.empty() ? value : normalize_public_origin(value);
     } else if (key == "base_path") {
       if (const auto error = check_base_path(value); !error.empty()) {
-        throw ConfigError(key + ": " + error);
+        throw ConfigError(std::string(key).append(": ").append(error));
       }
       c.base_path = value;
     } else if (key == "network.schedule_check_seconds") {

@@ -115,14 +115,14 @@ TEST(ServerConfigKeys, PublicOriginAndBasePath) {
   EXPECT_EQ(again.base_path, "/offers");
 }
 
-Request from(std::string peer, std::vector<std::pair<std::string, std::string>> headers,
+Request from(std::string peer, const std::vector<std::pair<std::string, std::string>>& headers,
              bool https = false) {
   Request r;
   r.method = "GET";
   r.path = "/api/v1/config";
   r.remote_addr = std::move(peer);
   r.https = https;
-  for (auto& [k, v] : headers) r.headers.push_back({std::move(k), std::move(v)});
+  for (const auto& [k, v] : headers) r.headers.push_back({k, v});
   return r;
 }
 
@@ -159,7 +159,7 @@ class FrontageTest : public ::testing::Test {
   }
 
   Response handle(const std::string& path, const std::string& base,
-                  std::vector<std::pair<std::string, std::string>> headers = {}) {
+                  const std::vector<std::pair<std::string, std::string>>& headers = {}) {
     placard::http::Router r;
     r.add("GET", "/api/v1/config", [this](Request& req) {
       seen_path_ = req.path;
@@ -170,7 +170,7 @@ class FrontageTest : public ::testing::Test {
           [this](Request& req) { return placard::api::get_health(req, shared_); });
     placard::api::Service service(shared_, std::move(r),
                                   {base, placard::http::TrustedProxies::parse("127.0.0.1")});
-    auto req = from("127.0.0.1", std::move(headers));
+    auto req = from("127.0.0.1", headers);
     req.path = path;
     return service.handle(req);
   }
@@ -261,7 +261,7 @@ TEST(SchemaVersion, RefusalNamesPlacardctlMigrate) {
   EXPECT_EQ(placard::db::schema_too_old_message(10, 9), "");
   const auto m = placard::db::schema_too_old_message(8, 9);
   EXPECT_NE(m.find("placardctl migrate"), std::string::npos) << m;
-  EXPECT_NE(m.find("8"), std::string::npos) << m;
+  EXPECT_NE(m.find('8'), std::string::npos) << m;
 }
 
 }  // namespace
