@@ -12,6 +12,8 @@ readonly PACKAGES=(
   mariadb-server mariadb-client
   lighttpd apache2 libapache2-mod-fcgid
   wrk curl python3 openssl
+  # tests/e2e/test_proxy.py: a TLS-terminating reverse proxy in front of the stack.
+  haproxy
   clang-format clang-tidy
   # make fuzz: clang and its runtimes (libFuzzer, ASan, UBSan; a Recommends of clang, so named).
   clang libclang-rt-dev
