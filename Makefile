@@ -33,6 +33,8 @@ export BUILD
 CXXFLAGS ?= -O2 -g
 CXXFLAGS += -std=c++20 -Wall -Wextra -Werror -pthread -MMD -MP -I. $(SANFLAGS)
 LDFLAGS  += -pthread $(SANFLAGS)
+# The release (VERSION file): compiled into one small file only, so a bump recompiles just it.
+VERSION_STRING := $(shell cat VERSION)
 LIBS     := -lfcgi -lmysqlcppconn -lssl -lcrypto -lcurl -lz
 
 LIB_SRCS  := $(shell find lib -name '*.cpp' | sort)
@@ -62,6 +64,9 @@ $(NODE_OK): package-lock.json package.json | $(DEPS_OK)
 $(BUILD)/obj/%.o: %.cpp | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS) -c $< -o $@
+
+$(BUILD)/obj/lib/util/service_version.o: VERSION
+$(BUILD)/obj/lib/util/service_version.o: CXXFLAGS += -DPLACARD_VERSION='"$(VERSION_STRING)"'
 
 $(BUILD)/libplacard.a: $(LIB_OBJS)
 	@rm -f $@
@@ -157,6 +162,9 @@ FUZZ_TARGETS  := $(FUZZ_SRCS:tests/fuzz/%.cpp=$(FUZZ_BUILD)/%)
 $(FUZZ_BUILD)/obj/%.o: %.cpp tests/fuzz/ubsan-ignorelist.txt | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FUZZ_BUILD)/obj/lib/util/service_version.o: VERSION
+$(FUZZ_BUILD)/obj/lib/util/service_version.o: FUZZ_CXXFLAGS += -DPLACARD_VERSION='"$(VERSION_STRING)"'
 
 $(FUZZ_BUILD)/libplacard.a: $(FUZZ_LIB_OBJS)
 	@rm -f $@

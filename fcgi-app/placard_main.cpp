@@ -49,10 +49,12 @@
 #include "lib/db/mysql_stats_store.h"
 #include "lib/db/retention.h"
 #include "lib/db/rollup_step.h"
+#include "lib/db/schema_version.h"
 #include "lib/db/sync_runner.h"
 #include "lib/network/sync_job.h"
 #include "lib/process/core_dumps.h"
 #include "lib/process/supervisor.h"
+#include "lib/util/service_version.h"
 #include "lib/util/time_format.h"
 
 namespace {
@@ -66,12 +68,14 @@ struct Options {
   std::string socket_group;
   int processes = 0;  // 0: this process serves; N: a supervisor of N worker processes
   bool bench_echo = false;
+  bool version = false;
 };
 
 void usage(std::FILE* out) {
   std::fputs(
       "usage: placard.fcgi [--config PATH] [--listen unix:PATH|127.0.0.1:PORT] [--threads N]\n"
       "                    [--socket-group GROUP] [--processes N] [--bench-echo]\n"
+      "       placard.fcgi --version\n"
       "  --config PATH   server config (default: $PLACARD_CONFIG or /etc/placard/placard.conf)\n"
       "  --listen ADDR   where to accept FastCGI connections (default: the config's `listen`,\n"
       "                  or $PLACARD_LISTEN; none: the socket on fd 0, or plain CGI)\n"
@@ -107,6 +111,8 @@ std::optional<Options> parse_args(int argc, char** argv) {
       }
     } else if (a == "--bench-echo") {
       o.bench_echo = true;
+    } else if (a == "--version") {
+      o.version = true;
     } else if (a == "--help" || a == "-h") {
       usage(stdout);
       return std::nullopt;
@@ -181,7 +187,8 @@ class ApiThread : public fcgi::RequestHandler {
                admin_config,
                {admin_db_, accounts_, settings_, countries_, categories_, placements_, offer_admin_,
                 audit_, stats_, network_}},
-        service_(local_, routes(local_), &catalog_) {}
+        service_(local_, routes(local_), {admin_config.base_path, admin_config.trusted_proxies},
+                 &catalog_) {}
   http::Response handle(http::Request& request) override { return service_.handle(request); }
   void before_long_waits(const std::function<void()>& give_up_turn) override {
     events_.before_waiting(give_up_turn);
@@ -237,6 +244,8 @@ admin::AdminConfig make_admin_config(const config::ServerConfig& cfg) {
   const auto day_secret = crypto::sha256("placard client day secret\n" + cfg.token_keys);
   c.client_day_secret.assign(reinterpret_cast<const char*>(day_secret.data()), day_secret.size());
   c.trusted_proxies = http::TrustedProxies::parse(cfg.trusted_proxies);
+  c.public_origin = cfg.public_origin;
+  c.base_path = cfg.base_path;
   if (!cfg.credentials_key.empty()) {
     c.credential_keys = crypto::CredentialKeys::parse(cfg.credentials_key);
   }
@@ -326,6 +335,14 @@ int run(const Options& opt) {
   }
   util::Logger log(cfg.log_file);
   const auto keys = tokens::KeyRing::parse(cfg.token_keys, cfg.token_active_key);
+  const std::string too_old = db::check_schema_at_start(db::runtime_params(cfg),
+                                                        [&](const std::string& m) { log.info(m); });
+  if (!too_old.empty()) throw std::runtime_error(too_old);
+  if (cfg.public_origin.empty()) {
+    log.info("warning: public_origin is not set in " + config_path +
+             ": admin writes (sign-in included) are refused until it is (placardctl config set "
+             "public_origin https://HOST), unless the database still holds the older publicOrigin");
+  }
   const std::string listen =
       !opt.listen.empty() ? opt.listen : env_or("PLACARD_LISTEN", cfg.listen);
   require_sane_listen(listen, log);
@@ -370,7 +387,12 @@ int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::
       std::chrono::milliseconds(cfg.catalog_poll_ms), [] { malloc_trim(0); });
   refresher.poll_once();  // the first requests find a snapshot (or 503 until the database answers)
 
-  const api::SharedServices shared{holder, keys, log};
+  // Healthy while a poll confirmed the snapshot lately: ten poll intervals, at least 5 s.
+  const auto max_age = std::max(std::chrono::milliseconds(5000),
+                                10 * std::chrono::milliseconds(cfg.catalog_poll_ms));
+  const api::SharedServices shared{
+      holder, keys, log,
+      [&refresher, max_age] { return refresher.fresh(std::chrono::steady_clock::now(), max_age); }};
   admin::AdminConfig admin_config = make_admin_config(cfg);
   // Today's verification cost is measured on first need (a start pays no hash: shared hosts).
   admin::PasswordWork passwords(cfg.auth, std::chrono::microseconds{0});  // hashes at once: password_hash.*
@@ -478,6 +500,10 @@ int main(int argc, char** argv) {
   try {
     const auto opt = parse_args(argc, argv);
     if (!opt) return 0;
+    if (opt->version) {
+      std::printf("placard.fcgi %s\n", placard::util::service_version());
+      return 0;
+    }
     return run(*opt);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "placard.fcgi: %s\n", e.what());

@@ -45,17 +45,19 @@ std::string today_kid() {
 }  // namespace
 
 int cmd_init(const Context& ctx, const Argv& argv) {
-  const auto a = parse(argv,
-                       {"listen", "socket-mode", "socket-group", "threads", "db-socket", "db-host",
-                        "db-port", "db-name", "db-user", "db-password-file", "db-admin-user",
-                        "db-admin-password-file", "log-file", "sql-dir"},
-                       {"force"});
+  const auto a =
+      parse(argv,
+            {"listen", "socket-mode", "socket-group", "threads", "db-socket", "db-host", "db-port",
+             "db-name", "db-user", "db-password-file", "db-admin-user", "db-admin-password-file",
+             "log-file", "sql-dir", "public-origin", "base-path"},
+            {"force"});
   if (a.help) {
     std::cout
         << "placardctl init [--force] [--listen unix:PATH|127.0.0.1:PORT] [--socket-mode 0660]\n"
            "  [--socket-group GROUP] [--threads N] [--db-socket PATH | --db-host H --db-port P]\n"
            "  [--db-name N] [--db-user U] [--db-password-file F] [--db-admin-user U]\n"
            "  [--db-admin-password-file F] [--log-file PATH] [--sql-dir DIR]\n"
+           "  [--public-origin scheme://host[:port]] [--base-path /PATH]\n"
            "Writes the worker's config file (--config) with freshly generated token and\n"
            "credentials keys, and the migration credentials (--db-admin-*) to their own file\n"
            "(--admin-config), which the worker never reads. Both mode 0600, written to a\n"
@@ -80,6 +82,8 @@ int cmd_init(const Context& ctx, const Argv& argv) {
   kv["token.active_key"] = kid;
   kv["credentials.key"] = new_secret_key(kid);
   kv["sql_dir"] = a.get("sql-dir");
+  kv["public_origin"] = a.get("public-origin");
+  kv["base_path"] = a.get("base-path");
   auto cfg = config::server_config_from(kv);  // validates what was given
   (void)tokens::KeyRing::parse(cfg.token_keys, cfg.token_active_key);
   cfg.db.admin_user = a.get("db-admin-user");

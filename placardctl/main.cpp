@@ -8,6 +8,7 @@
 #include "lib/config/admin_config.h"
 #include "lib/db/mysql_session.h"
 #include "lib/process/core_dumps.h"
+#include "lib/util/service_version.h"
 #include "placardctl/args.h"
 #include "placardctl/commands.h"
 
@@ -18,6 +19,7 @@ using placard::ctl::Context;
 
 void usage(std::ostream& out) {
   out << "usage: placardctl [--config PATH] [--admin-config PATH] COMMAND [options]\n"
+         "       placardctl --version\n"
          "  (each COMMAND has --help)\n"
          "  init          write a new config file with fresh secrets\n"
          "  migrate       apply database migrations\n"
@@ -59,6 +61,10 @@ int main(int argc, char** argv) {
     ctx.admin_config_path = admin_env != nullptr && *admin_env != '\0'
                                 ? admin_env
                                 : placard::config::default_admin_config_path(ctx.config_path);
+  }
+  if (!args.empty() && args[0] == "--version") {
+    std::cout << "placardctl " << placard::util::service_version() << "\n";
+    return 0;
   }
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     usage(args.empty() ? std::cerr : std::cout);

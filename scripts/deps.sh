@@ -12,6 +12,8 @@ readonly PACKAGES=(
   mariadb-server mariadb-client
   lighttpd apache2 libapache2-mod-fcgid apache2-suexec-pristine
   wrk curl python3 openssl
+  # tests/e2e/test_proxy.py: a TLS-terminating reverse proxy in front of the stack.
+  haproxy
   clang-format clang-tidy
   # scripts/lint.sh: the shell and the Python linters (the JS ones come from the npm lock file).
   shellcheck python3-flake8

@@ -16,6 +16,8 @@
 # TLS (0; 1 = Apache serves HTTPS on PORT with a self-signed certificate for 127.0.0.1 made under
 # VAR_DIR/tls: the HTTPS path of a deployment, e.g. the __Host- session cookie and HSTS),
 # CONF_SET ("key=value ..." set in placard.conf before the worker starts).
+# BASE_PATH ("" = the root; e.g. /offers: every path of Placard under it, config key base_path),
+# PUBLIC_ORIGIN (default SCHEME://127.0.0.1:PORT; e.g. a TLS proxy's origin in front of the stack).
 set -Eeuo pipefail
 umask 022
 
@@ -122,6 +124,13 @@ resolve_settings() {
     exit 1
   fi
   if [[ "$TLS" == 1 ]]; then SCHEME=https; else SCHEME=http; fi
+
+  # The worker validates it again (config key base_path); this keeps it safe in the templates.
+  BASE_PATH="${BASE_PATH:-}"
+  if [[ -n "$BASE_PATH" ]] && { [[ ! "$BASE_PATH" =~ ^(/[A-Za-z0-9._~-]+)+$ ]] || [[ "$BASE_PATH/" =~ /\.\.?/ ]]; }; then
+    printf 'stack: error: BASE_PATH must be empty or like /offers (no trailing /), not %q\n' "$BASE_PATH" >&2
+    exit 1
+  fi
 
   DEMO_DATA="${DEMO_DATA:-1}"
   case "$DEMO_DATA" in
@@ -351,7 +360,7 @@ private_log() {
 # sed_escape TEXT: TEXT made safe as the replacement of s|...|...|.
 sed_escape() { printf '%s' "$1" | sed -e 's/[\\|&]/\\&/g'; }
 
-# render TEMPLATE OUTPUT: fills in @VAR_DIR@, @PORT@, @REPO@, @BUILD@, @THREADS@.
+# render TEMPLATE OUTPUT: fills in @VAR_DIR@, @PORT@, @REPO@, @BUILD@, @THREADS@, @BASE@.
 render() {
   local template="$1" output="$2"
   [[ -r "$template" ]] || fail "template $template is missing"
@@ -360,6 +369,7 @@ render() {
       -e "s|@REPO@|$(sed_escape "$REPO")|g" \
       -e "s|@BUILD@|$(sed_escape "$BUILD_DIR")|g" \
       -e "s|@THREADS@|$THREADS|g" \
+      -e "s|@BASE@|$BASE_PATH|g" \
       "$template" >"$output.tmp"
   mv -f -- "$output.tmp" "$output"
 }
@@ -577,13 +587,21 @@ SQL
       --listen "unix:$WORKER_SOCK" --socket-mode 0660 --threads "$THREADS" \
       --db-socket "$DB_SOCK" --db-name "$DB_NAME" --db-user "$DB_USER" \
       --db-password-file "$pwfile" --db-admin-user "$DB_ADMIN" \
-      --log-file "$LOG/placard.log" --sql-dir "$REPO/sql" >>"$SETUP_LOG" 2>&1; then
+      --log-file "$LOG/placard.log" --sql-dir "$REPO/sql" \
+      --public-origin "$SCHEME://127.0.0.1:$PORT" --base-path "$BASE_PATH" >>"$SETUP_LOG" 2>&1; then
     rm -f -- "$pwfile" "$CONF" "$ADMIN_CONF"
     fail "placardctl init failed" "$SETUP_LOG"
   fi
   rm -f -- "$pwfile"
   [[ -s "$CONF" ]] || fail "placardctl init did not write $CONF" "$SETUP_LOG"
   [[ -s "$ADMIN_CONF" ]] || fail "placardctl init did not write $ADMIN_CONF" "$SETUP_LOG"
+}
+
+# Every start: where this stack is reached (PORT, TLS and BASE_PATH may differ from the start
+# that wrote the config): public_origin (admin writes need it) and base_path.
+frontage_config() {
+  sed -i -E '/^(public_origin|base_path)[[:space:]]*=/d' -- "$CONF"
+  printf 'public_origin = %s\nbase_path = %s\n' "${PUBLIC_ORIGIN:-$SCHEME://127.0.0.1:$PORT}" "$BASE_PATH" >>"$CONF"
 }
 
 migrate() {
@@ -670,7 +688,8 @@ worker_start() {
 # ---- Static files and web servers -----------------------------------------------------------
 
 copy_static() {
-  local target="$WWW/admin"
+  local target="$WWW$BASE_PATH/admin"
+  mkdir -p -- "$WWW$BASE_PATH"
   rm -rf -- "$target.new"
   cp -R -- "$REPO/admin-static" "$target.new"
   # The chart library, from the npm lock file's install (make runs npm ci): served from here,
@@ -784,11 +803,11 @@ apache_start() {
   WEB_LOGS=("$LOG/apache-error.log")
 }
 
-# http_status PATH: the HTTP status of GET http(s)://127.0.0.1:PORT/PATH ("000" when no answer).
+# http_status PATH: the HTTP status of GET http(s)://127.0.0.1:PORT/BASE_PATH/PATH ("000": none).
 http_status() {
   local ca=()
   [[ "$SCHEME" == http ]] || ca=(--cacert "$VAR/tls/cert.pem")
-  curl -s "${ca[@]}" -o /dev/null -w '%{http_code}' --max-time 3 "$SCHEME://127.0.0.1:$PORT$1" 2>/dev/null || true
+  curl -s "${ca[@]}" -o /dev/null -w '%{http_code}' --max-time 3 "$SCHEME://127.0.0.1:$PORT$BASE_PATH$1" 2>/dev/null || true
 }
 
 # Waits until the static page and the application both answer through the web server.
@@ -801,7 +820,7 @@ wait_web() {
     api="$(http_status /api/v1/config)"
     [[ "$admin" == 200 && "$api" == 200 ]] && return 0
     if ((SECONDS >= deadline)); then
-      fail "no answer from $SCHEME://127.0.0.1:$PORT within ${WEB_WAIT_SECONDS}s (/admin/ gave $admin, /api/v1/config gave $api)" \
+      fail "no answer from $SCHEME://127.0.0.1:$PORT$BASE_PATH within ${WEB_WAIT_SECONDS}s (/admin/ gave $admin, /api/v1/config gave $api)" \
         "${WEB_LOGS[@]}" "$LOG/placard.out" "$LOG/placard.log"
     fi
     sleep 0.2
@@ -888,8 +907,8 @@ print_banner() {
   cat <<EOF
 
 Placard is running ($SERVER, $workers, MariaDB on $DB_SOCK$db_tcp)
-  API:      $SCHEME://127.0.0.1:$PORT/api/v1/config
-  Admin:    $SCHEME://127.0.0.1:$PORT/admin/
+  API:      $SCHEME://127.0.0.1:$PORT$BASE_PATH/api/v1/config
+  Admin:    $SCHEME://127.0.0.1:$PORT$BASE_PATH/admin/
   Sign in:  $signin
   Logs:     $LOG/ ($logs)
 EOF
@@ -939,6 +958,7 @@ bring_up() {
   if [[ ! -e "$CONF" ]]; then create_config; fi
   upgrade_config
   apply_conf_set
+  frontage_config
   migrate
   load_demo_data_once
   create_admin_once

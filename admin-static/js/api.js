@@ -1,5 +1,7 @@
-// The only way the page talks to the server: /admin/api/v1, JSON, X-Service-Mark on writes.
-const BASE = '/admin/api/v1';
+// The only way the page talks to the server: the admin API, JSON, X-Service-Mark on writes.
+// Its address is relative to where this file is served (<base>/admin/js/api.js ->
+// <base>/admin/api/v1), so the page works at the origin's root and under a base path alike.
+const BASE = new URL('../api/v1', import.meta.url).pathname;
 
 export class ApiError extends Error {
   constructor(status, code, message, field) {

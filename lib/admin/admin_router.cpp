@@ -25,7 +25,8 @@ void AdminRouter::read(std::string_view pattern, Handler handler) {
   router_.add("GET", std::string(kAdminPrefix) + std::string(pattern),
               [&ctx = ctx_, h = std::move(handler)](http::Request& req) {
                 const auto snap = api::require_snapshot(ctx.shared);
-                const Actor actor = require_session(req, ctx.stores.accounts, snap->settings);
+                const Actor actor =
+                    require_session(req, ctx.config, ctx.stores.accounts, snap->settings);
                 return h(req, actor);
               });
 }
@@ -34,8 +35,9 @@ void AdminRouter::write(std::string method, std::string_view pattern, Handler ha
   router_.add(std::move(method), std::string(kAdminPrefix) + std::string(pattern),
               [&ctx = ctx_, h = std::move(handler)](http::Request& req) {
                 const auto snap = api::require_snapshot(ctx.shared);
-                require_same_origin_write(req, snap->settings);
-                const Actor actor = require_session(req, ctx.stores.accounts, snap->settings);
+                require_same_origin_write(req, ctx.config, snap->settings);
+                const Actor actor =
+                    require_session(req, ctx.config, ctx.stores.accounts, snap->settings);
                 return h(req, actor);
               });
 }
@@ -43,7 +45,8 @@ void AdminRouter::write(std::string method, std::string_view pattern, Handler ha
 void AdminRouter::open_write(std::string method, std::string_view pattern, OpenHandler handler) {
   router_.add(std::move(method), std::string(kAdminPrefix) + std::string(pattern),
               [&ctx = ctx_, h = std::move(handler)](http::Request& req) {
-                require_same_origin_write(req, api::require_snapshot(ctx.shared)->settings);
+                require_same_origin_write(req, ctx.config,
+                                          api::require_snapshot(ctx.shared)->settings);
                 return h(req);
               });
 }

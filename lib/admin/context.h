@@ -34,6 +34,10 @@ struct AdminConfig {
   network::SyncLauncher* sync = nullptr;  // starts network syncs (POST /network/sync); none: 503
   config::AuthLimits limits{};            // registration limits (registration.* in the config)
   PasswordWork* passwords = nullptr;      // every password hash and check; none: 503
+  // The config file's public_origin (normalised; empty: admin writes refused unless the database
+  // still holds the older publicOrigin setting) and base_path (the session cookie's Path).
+  std::string public_origin{};
+  std::string base_path{};
 };
 
 // One request thread's stores (each on the thread's own database connection).

@@ -126,7 +126,7 @@ http::Response sign_in(http::Request& req, AdminContext& ctx) {
   const auto fresh = accounts.find(account->id).value_or(*account);
   const std::int64_t now = accounts.now();
   auto response = ok(session_json(fresh, now + kSessionLifetimeSeconds));
-  response.set_header("Set-Cookie", session_cookie(req, token));
+  response.set_header("Set-Cookie", session_cookie(req, ctx.config, token));
   return response;
 }
 
@@ -141,14 +141,14 @@ void add_session_routes(AdminRouter& admin) {
   });
 
   admin.write("DELETE", "/session", [&ctx](http::Request& req, const Actor& actor) {
-    const auto hash = session_token_hash(req);
+    const auto hash = session_token_hash(req, ctx.config);
     ctx.stores.tx.run([&] {
       if (hash) ctx.stores.accounts.delete_session(*hash);
       ctx.stores.tx.audit({actor.account.id, "session.sign_out",
                            "account:" + std::to_string(actor.account.id), "", ""});
     });
     auto response = no_content();
-    response.set_header("Set-Cookie", cleared_session_cookie(req));
+    response.set_header("Set-Cookie", cleared_session_cookie(req, ctx.config));
     return response;
   });
 }

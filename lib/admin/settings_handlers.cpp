@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 
+#include "lib/admin/access.h"
 #include "lib/admin/body.h"
 #include "lib/admin/json_out.h"
 #include "lib/admin/list_params.h"
@@ -110,6 +111,13 @@ void check_retention(const catalog::Settings& after, const Stored& changes) {
                                        std::to_string(needed) + ")");
 }
 
+// What GET /settings shows as publicOrigin: the origin admin writes are checked against (the
+// config file's public_origin, else the older database setting).
+catalog::Settings shown(catalog::Settings settings, const AdminConfig& config) {
+  settings.public_origin = service_origin(config, settings);
+  return settings;
+}
+
 http::Response patch_settings(http::Request& req, AdminContext& ctx, const Actor& actor) {
   const Body body(
       req, {"available", "refreshIntervalSeconds", "minExtensionVersion", "allowedClientOrigins",
@@ -120,14 +128,14 @@ http::Response patch_settings(http::Request& req, AdminContext& ctx, const Actor
   std::string after_json;
   ctx.stores.tx.run([&] {
     Stored stored = ctx.stores.settings.read_all(true);
-    const std::string before_json = settings_json(typed(stored));
+    const std::string before_json = settings_json(shown(typed(stored), ctx.config));
     for (const auto& [name, value] : changes) stored[name] = value;
     const catalog::Settings after = typed(stored);
     if (changes.count("rawEventRetentionDays") != 0 || changes.count("tokenTtlSeconds") != 0) {
       check_retention(after, changes);
     }
     for (const auto& [name, value] : changes) ctx.stores.settings.write(name, value);
-    after_json = settings_json(after);
+    after_json = settings_json(shown(after, ctx.config));
     ctx.stores.tx.audit({actor.account.id, "settings.update", "settings", before_json, after_json});
     if (after_json != before_json) ctx.stores.tx.bump_catalog_version();
   });
@@ -140,7 +148,7 @@ void add_settings_routes(AdminRouter& admin) {
   AdminContext& ctx = admin.context();
   admin.read("/settings", [&ctx](http::Request& req, const Actor&) {
     parse_query_params(req, {});
-    return ok(settings_json(typed(ctx.stores.settings.read_all(false))));
+    return ok(settings_json(shown(typed(ctx.stores.settings.read_all(false)), ctx.config)));
   });
   admin.write("PATCH", "/settings", [&ctx](http::Request& req, const Actor& actor) {
     return patch_settings(req, ctx, actor);

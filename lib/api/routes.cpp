@@ -2,6 +2,7 @@
 
 #include "lib/api/catalog_handlers.h"
 #include "lib/api/clicks.h"
+#include "lib/api/health.h"
 #include "lib/api/impressions.h"
 #include "lib/api/offers_query.h"
 #include "lib/util/time_format.h"
@@ -10,6 +11,7 @@ namespace placard::api {
 
 http::Router make_router(const SharedServices& shared, ThreadServices& thread) {
   http::Router r;
+  r.add("GET", "/healthz", [&shared](http::Request& req) { return get_health(req, shared); });
   r.add("GET", "/api/v1/config",
         [&shared](http::Request& req) { return get_config(req, *require_snapshot(shared)); });
   r.add("GET", "/api/v1/categories",

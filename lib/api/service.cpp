@@ -1,8 +1,12 @@
 #include "lib/api/service.h"
 
+#include <algorithm>
+
 #include "lib/catalog/client_origins.h"
+#include "lib/config/public_address.h"
 #include "lib/db/errors.h"
 #include "lib/http/api_error.h"
+#include "lib/http/forwarded_proto.h"
 
 namespace placard::api {
 
@@ -74,9 +78,10 @@ class Pin {
 
 }  // namespace
 
-Service::Service(const SharedServices& shared, http::Router router,
+Service::Service(const SharedServices& shared, http::Router router, Frontage frontage,
                  const catalog::SnapshotHolder* catalog)
-    : shared_(shared), router_(std::move(router)), catalog_(catalog) {}
+    : shared_(shared), router_(std::move(router)), catalog_(catalog),
+      frontage_(std::move(frontage)) {}
 
 http::Response Service::preflight(const http::Request& request) const {
   auto methods = router_.allowed_methods(request.path);
@@ -117,6 +122,12 @@ http::Response Service::guarded(http::Request& request) {
 }
 
 http::Response Service::handle(http::Request& request) {
+  request.https = http::reached_over_https(request, frontage_.trusted_proxies);
+  std::string_view rest;
+  if (!config::strip_base_path(frontage_.base_path, request.path, rest)) {
+    return finish(request, http::render_error(http::not_found()));  // outside the base: nothing
+  }
+  if (!frontage_.base_path.empty()) request.path = std::string(rest);
   if (catalog_ == nullptr || catalog_ == &shared_.snapshots) return answer(request);
   const Pin pin(shared_.snapshots, *catalog_);
   return answer(request);
@@ -133,6 +144,11 @@ http::Response Service::answer(http::Request& request) {
     response.set_header("Access-Control-Allow-Origin", std::string(request.header("origin")));
   }
   if (answer_varies_by_origin(request, snapshot.get())) add_vary(response, "Origin");
+  return finish(request, std::move(response));
+}
+
+// What every answer gets, inside the base or not.
+http::Response Service::finish(const http::Request& request, http::Response response) {
   if (is_admin_api_path(request.path) ||
       (response.status >= 400 && !response.has("cache-control"))) {
     response.set_header("Cache-Control", "no-store");

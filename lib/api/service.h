@@ -1,5 +1,8 @@
 #pragma once
+#include <string>
+
 #include "lib/api/services.h"
+#include "lib/http/client_address.h"
 #include "lib/http/request.h"
 #include "lib/http/response.h"
 #include "lib/http/router.h"
@@ -9,13 +12,22 @@ namespace placard::api {
 // One per request thread: routes a request, applies the public CORS rules (contract section 5),
 // turns every failure into the contract's error envelope (detail to the log, never to the
 // client), stamps X-Request-Id, and marks every admin answer Cache-Control: no-store.
+// Where the service sits (config keys `base_path`, `trusted_proxies`): every request's path is
+// first made relative to the base (outside it: 404 not_found), and a trusted proxy's report that
+// the client used HTTPS (X-Forwarded-Proto, Forwarded: proto=) sets request.https.
+struct Frontage {
+  std::string base_path;  // "" (the root) or e.g. "/offers"; validated by config::check_base_path
+  http::TrustedProxies trusted_proxies;
+};
+
 class Service {
  public:
   // router: the public routes (make_router) and, in the worker, the admin routes.
   // catalog: when given, the snapshot is taken from it once per request and held in
   // shared.snapshots (then a holder of this Service's own) until the answer is made, so that
   // everything the request reads (its Origin check, its handler, its Vary) sees one catalog.
-  Service(const SharedServices& shared, http::Router router,
+  // frontage: the base path and public origin (lib/api/frontage.h).
+  Service(const SharedServices& shared, http::Router router, Frontage frontage = {},
           const catalog::SnapshotHolder* catalog = nullptr);
   http::Response handle(http::Request& request);
 
@@ -23,9 +35,11 @@ class Service {
   http::Response guarded(http::Request& request);
   http::Response preflight(const http::Request& request) const;
   http::Response answer(http::Request& request);
+  static http::Response finish(const http::Request& request, http::Response response);
   const SharedServices& shared_;
   http::Router router_;
   const catalog::SnapshotHolder* catalog_;
+  Frontage frontage_;
 };
 
 }  // namespace placard::api

@@ -1,4 +1,5 @@
 #pragma once
+#include <functional>
 #include <memory>
 
 #include "lib/api/client_hasher.h"
@@ -18,6 +19,9 @@ struct SharedServices {
   catalog::SnapshotHolder& snapshots;
   const tokens::KeyRing& keys;
   util::Logger& log;
+  // GET /healthz: whether the snapshot is fresh and the database answered lately (in the
+  // worker, catalog::Refresher::fresh). Empty: a loaded snapshot counts as healthy.
+  std::function<bool()> healthy{};
 };
 
 // Owned by one request thread.

@@ -17,6 +17,7 @@ bool Refresher::poll_once() {
     if (current && read_version_() == current->version) {
       if (failing_) report_("catalog: database reachable again");
       failing_ = false;
+      confirmed_at_.store(std::chrono::steady_clock::now().time_since_epoch().count());
       return false;
     }
     const auto started = std::chrono::steady_clock::now();
@@ -29,6 +30,7 @@ bool Refresher::poll_once() {
             " ms");
     holder_.set(std::move(next));
     failing_ = false;
+    confirmed_at_.store(std::chrono::steady_clock::now().time_since_epoch().count());
     if (installed_) installed_();
     return true;
   } catch (const std::exception& e) {
@@ -47,6 +49,14 @@ void Refresher::run() {
     lock.lock();
     wake_.wait_for(lock, interval_, [this] { return stopping_; });
   }
+}
+
+bool Refresher::fresh(std::chrono::steady_clock::time_point now,
+                      std::chrono::milliseconds max_age) const {
+  const auto ticks = confirmed_at_.load();
+  if (ticks == 0 || !holder_.get()) return false;
+  const std::chrono::steady_clock::time_point at{std::chrono::steady_clock::duration(ticks)};
+  return now - at <= max_age;
 }
 
 void Refresher::stop() {

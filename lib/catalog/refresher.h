@@ -1,4 +1,5 @@
 #pragma once
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -32,6 +33,11 @@ class Refresher {
   void run();  // polls until stop()
   void stop();
 
+  // Health (GET /healthz): true when a snapshot is in place and a poll confirmed it against the
+  // database (the version read, or a rebuild) no longer than `max_age` before `now`. The polls
+  // are the only database round trips this costs: one per interval, whatever the request rate.
+  bool fresh(std::chrono::steady_clock::time_point now, std::chrono::milliseconds max_age) const;
+
  private:
   SnapshotHolder& holder_;
   ReadVersion read_version_;
@@ -40,6 +46,8 @@ class Refresher {
   std::chrono::milliseconds interval_;
   Installed installed_;
   bool failing_ = false;
+  // steady_clock ticks of the last successful poll; 0: none yet.
+  std::atomic<std::chrono::steady_clock::rep> confirmed_at_{0};
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;

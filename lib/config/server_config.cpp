@@ -7,6 +7,7 @@
 
 #include "lib/config/config_file.h"
 #include "lib/config/listen_address.h"
+#include "lib/config/public_address.h"
 #include "lib/http/client_address.h"
 #include "lib/network/url_policy.h"
 
@@ -125,6 +126,18 @@ ServerConfig server_config_from(const std::map<std::string, std::string>& values
         throw ConfigError(key + ": " + e.what());
       }
       c.trusted_proxies = value;
+    } else if (key == "public_origin") {
+      if (!value.empty()) {
+        if (const auto error = check_public_origin(value); !error.empty()) {
+          throw ConfigError(std::string(key).append(": ").append(error));
+        }
+      }
+      c.public_origin = value.empty() ? value : normalize_public_origin(value);
+    } else if (key == "base_path") {
+      if (const auto error = check_base_path(value); !error.empty()) {
+        throw ConfigError(std::string(key).append(": ").append(error));
+      }
+      c.base_path = value;
     } else if (key == "network.schedule_check_seconds") {
       c.network.schedule_check_seconds = to_int(key, value, 1, 3600);
     } else if (key == "network.page_size") {
@@ -209,7 +222,12 @@ std::string render_server_config(const ServerConfig& c) {
     << "\n# Reverse proxies in front of the web server whose X-Forwarded-For is believed\n"
     << "# (addresses or CIDR ranges, comma-separated; empty: none, the peer is the client).\n"
     << "trusted_proxies = " << c.trusted_proxies << "\n"
+    << "\n# The origin browsers reach this service at, scheme://host[:port] (admin writes are\n"
+    << "# refused until it is set), and the path it lives under (empty: the root; e.g. /offers).\n"
+    << "public_origin = " << c.public_origin << "\n"
+    << "base_path = " << c.base_path << "\n"
     << render_auth_limits(c.auth);
+
   return o.str();
 }
 

@@ -80,6 +80,11 @@ struct ServerConfig {
   // the per-client limits and the sign-in throttle. Empty: the web server's peer is the client.
   std::string trusted_proxies;
   AuthLimits auth;  // registration limits and password hashing (registration.*, password_hash.*)
+  // Where the service is reached (lib/config/public_address.h): the origin browsers use, checked
+  // by the admin API's same-origin rule (empty: admin writes are refused), and the path prefix
+  // under which every endpoint lives (empty: the origin's root).
+  std::string public_origin;
+  std::string base_path;
 };
 
 // Builds the typed config from parsed keys; unknown keys and bad values throw ConfigError.

@@ -90,7 +90,7 @@ class AdminClient:
         st, h, doc = self.request("POST", "/session", {"email": email, "password": pw},
                                   cookie=None, **kw)
         if st == 200:
-            m = re.match(r"((?:__Host-)?placard_session)=([^;]*)", h.get("set-cookie", ""))
+            m = re.match(r"((?:__Host-|__Secure-)?placard_session)=([^;]*)", h.get("set-cookie", ""))
             if not m:
                 raise AssertionError("sign-in answered 200 without a session cookie: %r" % h)
             self.cookie = "%s=%s" % (m.group(1), m.group(2))

@@ -112,11 +112,23 @@ TEST_CONF = {
 }
 
 
+# The base path every stack of this run is mounted under (run.py --base-path; "" = the root).
+# Stack.http() prefixes every path with it; raw connections use prefixed().
+BASE_PATH = os.environ.get("E2E_BASE_PATH", "")
+
+
+def prefixed(path):
+    """`path` of the contract (/api/v1/...) as the current stack serves it (under its base)."""
+    return (_current.base_path if _current is not None else BASE_PATH) + path
+
+
 class Stack:
-    def __init__(self, server="lighttpd", build=None, tls=False, conf=None):
+    def __init__(self, server="lighttpd", build=None, tls=False, conf=None, base_path=None):
         self.conf = dict(TEST_CONF, **(conf or {}))
         self.server = server
         self.tls = tls  # Apache serves HTTPS with a certificate made under VAR_DIR/tls
+        self.base_path = BASE_PATH if base_path is None else base_path
+        self.extra_env = {}  # more variables for scripts/stack.sh (e.g. PUBLIC_ORIGIN)
         self.build = build or os.environ.get("BUILD") or "build"
         self.var = None
         self.port = None
@@ -137,8 +149,10 @@ class Stack:
             DEMO_DATA="0",
             TLS="1" if self.tls else "0",
             CONF_SET=" ".join("%s=%s" % kv for kv in sorted(self.conf.items())),
+            BASE_PATH=self.base_path,
         )
         env.update(STACK_ENV)
+        env.update(self.extra_env)
         # Sanitizer builds: also write reports to files under the stack's log dir, so they are
         # found even when the web server swallows the worker's standard error.
         if "san" in os.path.basename(self.build.rstrip("/")) or os.environ.get("ASAN_OPTIONS"):
@@ -320,8 +334,9 @@ class Stack:
 
     # -- HTTP
     def http(self, method, path, body=None, headers=None, timeout=HTTP_TIMEOUT):
+        """A request to `path` of the contract, under the stack's base path."""
         ca = self.path("tls/cert.pem") if self.tls else None
-        return http_request(self.port, method, path, body, headers, timeout, ca)
+        return http_request(self.port, method, self.base_path + path, body, headers, timeout, ca)
 
     @property
     def origin(self):

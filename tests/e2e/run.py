@@ -31,22 +31,25 @@ import test_admin_offers  # noqa: E402
 import test_admin_network  # noqa: E402
 import test_admin_stats  # noqa: E402
 import test_bundle  # noqa: E402
+import test_base_path  # noqa: E402
 import test_counting  # noqa: E402
 import test_cron  # noqa: E402
 import test_foundation  # noqa: E402
+import test_frontage  # noqa: E402
 import test_hardening  # noqa: E402
 import test_https  # noqa: E402
 import test_network_adapters  # noqa: E402
 import test_network_sync  # noqa: E402
 import test_offers  # noqa: E402
 import test_security_misc  # noqa: E402
+import test_proxy  # noqa: E402
 import test_slow_bodies  # noqa: E402
 import test_socket_access  # noqa: E402
 
 MODULES = (test_foundation, test_offers, test_admin_access, test_admin_catalog, test_admin_offers,
            test_admin_stats, test_admin_network, test_network_adapters, test_network_sync,
            test_hardening, test_https, test_slow_bodies, test_socket_access, test_counting, test_cron,
-           test_bundle, test_security_misc)
+           test_bundle, test_security_misc, test_base_path, test_frontage, test_proxy)
 LAST = (test_foundation.DatabaseOutageTests, test_foundation.ShutdownTests)
 
 # What the web server takes part in, so what must pass behind each one: how it maps the request
@@ -196,6 +199,9 @@ def main():
     ap.add_argument("-k", dest="patterns", action="append", default=[],
                     help="only tests whose name matches (substring or glob); repeatable")
     ap.add_argument("--keep", action="store_true", help="keep VAR_DIR afterwards")
+    ap.add_argument("--base-path", default="",
+                    help="mount every stack under this base path (e.g. /offers; BASE_PATH of "
+                         "scripts/stack.sh) and prefix every request with it")
     args = ap.parse_args()
     bad = [e for e in args.stack_env if "=" not in e]
     if bad:
@@ -207,6 +213,7 @@ def main():
     H.run_options = args
     H.STACK_ENV.update(e.split("=", 1) for e in args.stack_env)
 
+    H.BASE_PATH = args.base_path
     suite = build_suite(args.patterns, args.scope)
     ids = all_ids(suite)
     t_start = time.monotonic()
@@ -267,8 +274,9 @@ def main():
     elapsed = time.monotonic() - t_start
 
     print("-" * 70)
-    print("Ran %d of %d tests (scope %s) against %s in %.1fs"
-          % (len(result.started), len(ids), args.scope, args.server, elapsed))
+    print("Ran %d of %d tests (scope %s) against %s%s in %.1fs"
+          % (len(result.started), len(ids), args.scope, args.server,
+             " under " + args.base_path if args.base_path else "", elapsed))
     for p in problems:
         print("PROBLEM: %s" % p)
     if not_run:

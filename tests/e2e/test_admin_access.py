@@ -31,7 +31,7 @@ def request_from(source_ip, method, path, body=None, headers=None):
     try:
         if isinstance(body, (dict, list)):
             body = json.dumps(body)
-        conn.request(method, path, body=body, headers=dict(headers or {}))
+        conn.request(method, H.prefixed(path), body=body, headers=dict(headers or {}))
         resp = conn.getresponse()
         raw = resp.read()
         hdrs = {k.lower(): v for k, v in resp.getheaders()}
@@ -105,7 +105,7 @@ class SignInTests(AdminCase):
         attrs = [a.strip() for a in m.group(2).split(";")]
         self.assertIn("HttpOnly", attrs)
         self.assertIn("SameSite=Strict", attrs)
-        self.assertIn("Path=/", attrs)
+        self.assertIn("Path=%s" % (H.current().base_path or "/"), attrs)
         self.assertNotIn("Secure", attrs)  # plain HTTP here; HTTPS adds Secure and __Host-
         # 32 random bytes, stored only as their SHA-256
         raw = base64.urlsafe_b64decode(m.group(1) + "=")

@@ -31,7 +31,7 @@ DEFAULTS = {
     "clickLimitPer10Minutes": 3,
     "clickLimitPerHour": 10,
     "impressionLimitPer5Minutes": 5,
-    "publicOrigin": None,
+    "publicOrigin": None,  # set in AdminCase.setUpClass: the stack's public_origin
 }
 WRITABLE = [k for k in DEFAULTS if k != "publicOrigin"]
 FOREIGN_ORIGIN = "https://evil.example"
@@ -84,6 +84,9 @@ class AdminCase(H.E2ETestCase):
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
+        # GET /settings shows the origin admin writes are checked against: the config file's
+        # public_origin, which the stack sets to its own origin.
+        DEFAULTS["publicOrigin"] = H.current().origin
         cls.admin = AdminClient.signed_in()
 
     # AdminClient answers parsed JSON; the harness's assertions read the raw body.

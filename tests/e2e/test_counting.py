@@ -53,7 +53,7 @@ def request_from(source, method, path, body=None, headers=None):
     conn = httpclient.HTTPConnection("127.0.0.1", H.current().port, timeout=H.HTTP_TIMEOUT,
                                       source_address=(source, 0))
     try:
-        conn.request(method, path, body=body, headers=dict(headers or {}))
+        conn.request(method, H.prefixed(path), body=body, headers=dict(headers or {}))
         resp = conn.getresponse()
         data = resp.read()
         return resp.status, {k.lower(): v for k, v in resp.getheaders()}, data

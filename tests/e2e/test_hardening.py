@@ -155,7 +155,7 @@ class WebServerTests(H.E2ETestCase):
         body = [b'{"impressionToken": "'] + [chunk] * 10 + [b'"}']
         conn = http.client.HTTPConnection("127.0.0.1", H.current().port, timeout=H.HTTP_TIMEOUT)
         try:
-            conn.request("POST", "/api/v1/events/impression", body=iter(body),
+            conn.request("POST", H.prefixed("/api/v1/events/impression"), body=iter(body),
                          headers={"Content-Type": "application/json"}, encode_chunked=True)
             resp = conn.getresponse()
             resp.read()

@@ -18,7 +18,8 @@ import harness as H  # noqa: E402
 from admin_client import AdminClient  # noqa: E402
 
 HSTS = "max-age=31536000"
-COOKIE_RE = re.compile(r"^__Host-placard_session=([A-Za-z0-9_-]{43}); (.*)$")
+# Under a base path (run.py --base-path) the prefix is __Secure-: __Host- requires Path=/.
+COOKIE_RE = re.compile(r"^(__Host-|__Secure-)placard_session=([A-Za-z0-9_-]{43}); (.*)$")
 
 
 class HttpsTests(H.StackTestCase):
@@ -59,20 +60,22 @@ class HttpsTests(H.StackTestCase):
         self.assertEqual(st, 200)
         m = COOKIE_RE.match(h["set-cookie"])
         self.assertIsNotNone(m, h["set-cookie"])
-        attrs = [a.strip() for a in m.group(2).split(";")]
-        for a in ("Secure", "HttpOnly", "SameSite=Strict", "Path=/"):
+        prefix = "__Secure-" if self.stack.base_path else "__Host-"
+        self.assertEqual(m.group(1), prefix)
+        attrs = [a.strip() for a in m.group(3).split(";")]
+        for a in ("Secure", "HttpOnly", "SameSite=Strict", "Path=%s" % (self.stack.base_path or "/")):
             self.assertIn(a, attrs)
         self.assertFalse([a for a in attrs if a.lower().startswith("domain")], attrs)
         self.assertEqual(c.get("/session")[0], 200)
         # The plain-HTTP name of the same token is not a session over HTTPS (a cookie set by a
         # sibling host or over HTTP cannot stand in for the __Host- one).
-        token = m.group(1)
+        token = m.group(2)
         st, _, doc = c.get("/session", cookie="placard_session=" + token)
         self.assertEqual((st, doc["error"]["code"]), (401, "not_signed_in"))
         # Sign-out clears the __Host- cookie (same name, Secure, expired).
         st, h, _ = c.delete("/session")
         self.assertEqual(st, 204)
-        self.assertTrue(h.get("set-cookie", "").startswith("__Host-placard_session=;"), h)
+        self.assertTrue(h.get("set-cookie", "").startswith(prefix + "placard_session=;"), h)
         self.assertIn("Secure", h["set-cookie"])
         self.assertEqual(c.get("/session")[0], 401)
 

@@ -458,7 +458,8 @@ class ImpressionTests(H.E2ETestCase):
             try:
                 conn.connect()
                 barrier.wait(timeout=20)
-                conn.request("POST", "/api/v1/events/impression", body, {"Content-Type": "application/json"})
+                conn.request("POST", H.prefixed("/api/v1/events/impression"), body,
+                             {"Content-Type": "application/json"})
                 r = conn.getresponse()
                 results[i] = (r.status, r.read())
             except Exception as e:  # noqa: BLE001

@@ -43,7 +43,7 @@ class Tricklers:
         self.socks = []
         self.stopped = threading.Event()
         head = ("POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                "Content-Length: %d\r\nConnection: close\r\n\r\n" % (path, body_length)).encode()
+                "Content-Length: %d\r\nConnection: close\r\n\r\n" % (H.prefixed(path), body_length)).encode()
         for _ in range(count):
             s = socket.create_connection(("127.0.0.1", port), timeout=5)
             s.sendall(head + b"{")
@@ -161,7 +161,8 @@ class WorkerBodyTimeoutTests(H.E2ETestCase):
         for _ in range(3 * stack_threads()):
             s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             s.connect(path)
-            s.sendall(fcgi_request_head("/api/v1/events/impression", 100) + record(STDIN, b"{"))
+            s.sendall(fcgi_request_head(H.prefixed("/api/v1/events/impression"), 100)
+                      + record(STDIN, b"{"))
             socks.append(s)
         # The worker still answers others at once while those bodies are missing.
         (st, _, _), took = timed(lambda: H.http("GET", "/api/v1/config", timeout=3))

@@ -150,6 +150,7 @@ class InMemoryAccounts : public db::AccountStore {
 struct AccountsAdmin {
   AccountsAdmin() {
     config.passwords = &passwords;
+    config.public_origin = "http://admin.test";
     holder.set(std::make_shared<const catalog::Snapshot>());
     admin::add_admin_routes(router, context);
   }

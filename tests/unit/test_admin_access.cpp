@@ -14,6 +14,7 @@
 
 namespace {
 
+using placard::admin::AdminConfig;
 using placard::admin::parse_id;
 using placard::admin::plausible_email;
 using placard::admin::require_same_origin_write;
@@ -40,103 +41,151 @@ Settings with_public_origin(std::string origin) {
   return s;
 }
 
-std::string write_check(const Request& r, const Settings& s) {
+AdminConfig configured(std::string public_origin, std::string base_path = {}) {
+  AdminConfig c;
+  c.public_origin = std::move(public_origin);
+  c.base_path = std::move(base_path);
+  return c;
+}
+
+std::string write_check(const Request& r, const AdminConfig& c, const Settings& s = {}) {
   try {
-    require_same_origin_write(r, s);
+    require_same_origin_write(r, c, s);
   } catch (const ApiError& e) {
     return std::to_string(e.status()) + " " + e.code();
   }
   return "ok";
 }
 
-TEST(AdminAccess, ServiceOriginFromTheRequest) {
+TEST(AdminAccess, ServiceOriginIsConfiguredNeverTheRequestsHost) {
   const Settings none;
-  EXPECT_EQ(service_origin(request(false, "127.0.0.1:8080"), none), "http://127.0.0.1:8080");
-  EXPECT_EQ(service_origin(request(true, "ads.example"), none), "https://ads.example");
-  EXPECT_EQ(service_origin(request(false, ""), none), "");
-}
-
-TEST(AdminAccess, PublicOriginWins) {
-  const auto s = with_public_origin("https://ads.example");
-  EXPECT_EQ(service_origin(request(false, "127.0.0.1:8080"), s), "https://ads.example");
-  EXPECT_EQ(service_origin(request(true, ""), s), "https://ads.example");
+  EXPECT_EQ(service_origin(configured(""), none), "");
+  EXPECT_EQ(service_origin(configured("https://ads.example"), none), "https://ads.example");
+  // The older database setting is the fallback; the config file wins over it.
+  EXPECT_EQ(service_origin(configured(""), with_public_origin("https://db.example")),
+            "https://db.example");
+  EXPECT_EQ(service_origin(configured("https://ads.example"), with_public_origin("https://db.x")),
+            "https://ads.example");
 }
 
 TEST(AdminAccess, SameOriginWriteWithMarkPasses) {
-  const Settings none;
-  EXPECT_EQ(write_check(request(false, "127.0.0.1:8080", "http://127.0.0.1:8080", "admin"), none),
+  const auto c = configured("http://127.0.0.1:8080");
+  EXPECT_EQ(write_check(request(false, "127.0.0.1:8080", "http://127.0.0.1:8080", "admin"), c),
             "ok");
-  EXPECT_EQ(write_check(request(true, "ads.example", "https://ads.example", "admin"), none), "ok");
   // Scheme and host compare without regard to case.
-  EXPECT_EQ(write_check(request(true, "ads.example", "HTTPS://ADS.example", "admin"), none), "ok");
-  const auto s = with_public_origin("https://ads.example");
-  EXPECT_EQ(write_check(request(false, "127.0.0.1:8080", "https://ads.example", "admin"), s), "ok");
+  const auto tls = configured("https://ads.example");
+  EXPECT_EQ(write_check(request(true, "ads.example", "HTTPS://ADS.example", "admin"), tls), "ok");
+  // Behind a proxy the worker may see another Host: only public_origin counts.
+  EXPECT_EQ(write_check(request(false, "127.0.0.1:8080", "https://ads.example", "admin"), tls),
+            "ok");
+  // The database's publicOrigin, when the config file has none.
+  EXPECT_EQ(write_check(request(false, "h", "https://db.example", "admin"), configured(""),
+                        with_public_origin("https://db.example")),
+            "ok");
+}
+
+TEST(AdminAccess, WithoutAConfiguredOriginEveryWriteIsRefused) {
+  // DNS rebinding: the page's origin equals the request's own scheme and Host, and that no longer
+  // suffices (issue 22 item 7).
+  const auto none = configured("");
+  EXPECT_EQ(write_check(request(false, "127.0.0.1:8080", "http://127.0.0.1:8080", "admin"), none),
+            "403 csrf_check_failed");
+  EXPECT_EQ(write_check(request(true, "ads.example", "https://ads.example", "admin"), none),
+            "403 csrf_check_failed");
+  try {
+    require_same_origin_write(request(false, "h", "http://h", "admin"), none, {});
+    FAIL() << "not refused";
+  } catch (const ApiError& e) {
+    EXPECT_NE(std::string(e.what()).find("public_origin"), std::string::npos) << e.what();
+  }
 }
 
 TEST(AdminAccess, MissingOrWrongOriginIsRefused) {
-  const Settings none;
+  const auto c = configured("http://127.0.0.1:8080");
   const std::string refused = "403 csrf_check_failed";
-  EXPECT_EQ(write_check(request(false, "127.0.0.1:8080", "", "admin"), none), refused);
-  EXPECT_EQ(write_check(request(false, "127.0.0.1:8080", "http://evil.example", "admin"), none),
+  EXPECT_EQ(write_check(request(false, "127.0.0.1:8080", "", "admin"), c), refused);
+  EXPECT_EQ(write_check(request(false, "127.0.0.1:8080", "http://evil.example", "admin"), c),
             refused);
-  EXPECT_EQ(write_check(request(false, "127.0.0.1:8080", "http://127.0.0.1:8081", "admin"), none),
+  EXPECT_EQ(write_check(request(false, "127.0.0.1:8080", "http://127.0.0.1:8081", "admin"), c),
             refused);
   // Scheme matters: a plain-HTTP page may not write to the HTTPS service.
-  EXPECT_EQ(write_check(request(true, "ads.example", "http://ads.example", "admin"), none),
+  EXPECT_EQ(write_check(request(true, "ads.example", "http://ads.example", "admin"),
+                        configured("https://ads.example")),
             refused);
-  EXPECT_EQ(write_check(request(false, "127.0.0.1:8080", "null", "admin"), none), refused);
-  EXPECT_EQ(write_check(request(false, "127.0.0.1:8080", "http://127.0.0.1:8080/", "admin"), none),
-            refused);
-  // No Host and no publicOrigin: nothing to compare with, refused.
-  EXPECT_EQ(write_check(request(false, "", "http://127.0.0.1:8080", "admin"), none), refused);
-  // With publicOrigin, the request's own Host no longer counts.
-  const auto s = with_public_origin("https://ads.example");
-  EXPECT_EQ(write_check(request(false, "127.0.0.1:8080", "http://127.0.0.1:8080", "admin"), s),
+  EXPECT_EQ(write_check(request(false, "127.0.0.1:8080", "null", "admin"), c), refused);
+  EXPECT_EQ(write_check(request(false, "127.0.0.1:8080", "http://127.0.0.1:8080/", "admin"), c),
             refused);
 }
 
 TEST(AdminAccess, MissingOrWrongMarkIsRefused) {
-  const Settings none;
+  const auto c = configured("http://127.0.0.1:8080");
   const std::string refused = "403 csrf_check_failed";
-  EXPECT_EQ(write_check(request(false, "127.0.0.1:8080", "http://127.0.0.1:8080"), none), refused);
-  EXPECT_EQ(write_check(request(false, "127.0.0.1:8080", "http://127.0.0.1:8080", "Admin"), none),
+  EXPECT_EQ(write_check(request(false, "127.0.0.1:8080", "http://127.0.0.1:8080"), c), refused);
+  EXPECT_EQ(write_check(request(false, "127.0.0.1:8080", "http://127.0.0.1:8080", "Admin"), c),
             refused);
-  EXPECT_EQ(write_check(request(false, "127.0.0.1:8080", "http://127.0.0.1:8080", "admin "), none),
+  EXPECT_EQ(write_check(request(false, "127.0.0.1:8080", "http://127.0.0.1:8080", "admin "), c),
             refused);
-  EXPECT_EQ(write_check(request(false, "127.0.0.1:8080", "http://127.0.0.1:8080", "1"), none),
+  EXPECT_EQ(write_check(request(false, "127.0.0.1:8080", "http://127.0.0.1:8080", "1"), c),
             refused);
 }
 
+TEST(AdminAccess, CookieSecurityFollowsTheRequestOrThePublicOrigin) {
+  const auto plain_cfg = configured("http://h");
+  const auto tls_cfg = configured("https://h");
+  EXPECT_EQ(session_cookie_name(request(false, "h"), plain_cfg), "placard_session");
+  EXPECT_EQ(session_cookie_name(request(true, "h"), plain_cfg), "__Host-placard_session");
+  // An https public origin (TLS ends at a proxy in front): Secure even when the worker sees HTTP.
+  EXPECT_EQ(session_cookie_name(request(false, "h"), tls_cfg), "__Host-placard_session");
+  EXPECT_NE(placard::admin::session_cookie(request(false, "h"), tls_cfg, "t").find("; Secure"),
+            std::string::npos);
+  // Under a base path __Host- is impossible (it needs Path=/): __Secure- with Path=<base>.
+  const auto based = configured("https://h", "/offers");
+  EXPECT_EQ(session_cookie_name(request(false, "h"), based), "__Secure-placard_session");
+  const auto cookie = placard::admin::session_cookie(request(false, "h"), based, "t");
+  EXPECT_EQ(cookie.rfind("__Secure-placard_session=t; Path=/offers; HttpOnly; SameSite=Strict; "
+                         "Secure; Max-Age=",
+                         0),
+            0u)
+      << cookie;
+  EXPECT_EQ(
+      placard::admin::cleared_session_cookie(request(false, "h"), based),
+      "__Secure-placard_session=; Path=/offers; HttpOnly; SameSite=Strict; Secure; Max-Age=0");
+  // Plain HTTP under a base path: no prefix, still the base as Path.
+  EXPECT_EQ(placard::admin::session_cookie(request(false, "h"), configured("http://h", "/a/b"), "t")
+                .rfind("placard_session=t; Path=/a/b; HttpOnly; SameSite=Strict; Max-Age=", 0),
+            0u);
+}
+
 TEST(AdminAccess, CookieNames) {
-  EXPECT_EQ(session_cookie_name(request(false, "h")), "placard_session");
-  EXPECT_EQ(session_cookie_name(request(true, "h")), "__Host-placard_session");
+  const auto c = configured("http://h");
   const auto token = placard::crypto::base64url_encode(std::string(32, 't'));
   ASSERT_EQ(token.size(), 43u);
 
   auto plain = request(false, "h");
   plain.headers.push_back({"cookie", "other=1; placard_session=" + token});
-  EXPECT_EQ(placard::admin::session_token_hash(plain),
+  EXPECT_EQ(placard::admin::session_token_hash(plain, c),
             placard::crypto::sha256(std::string(32, 't')));
-  EXPECT_NE(placard::admin::session_cookie(plain, token)
+  EXPECT_NE(placard::admin::session_cookie(plain, c, token)
                 .find("placard_session=" + token + "; Path=/; HttpOnly; SameSite=Strict"),
             std::string::npos);
-  EXPECT_EQ(placard::admin::session_cookie(plain, token).find("Secure"), std::string::npos);
+  EXPECT_EQ(placard::admin::session_cookie(plain, c, token).find("Secure"), std::string::npos);
 
   // Over HTTPS only the __Host- cookie counts.
   auto https = request(true, "h");
   https.headers.push_back({"cookie", "placard_session=" + token});
-  EXPECT_EQ(placard::admin::session_token_hash(https), std::nullopt);
+  EXPECT_EQ(placard::admin::session_token_hash(https, c), std::nullopt);
   https.headers.back().value = "__Host-placard_session=" + token;
-  EXPECT_TRUE(placard::admin::session_token_hash(https).has_value());
-  EXPECT_NE(placard::admin::session_cookie(https, token).find("; Secure"), std::string::npos);
-  EXPECT_EQ(placard::admin::cleared_session_cookie(https).rfind("__Host-placard_session=;", 0), 0u);
+  EXPECT_TRUE(placard::admin::session_token_hash(https, c).has_value());
+  EXPECT_NE(placard::admin::session_cookie(https, c, token).find("; Secure"), std::string::npos);
+  EXPECT_EQ(placard::admin::cleared_session_cookie(https, c).rfind("__Host-placard_session=;", 0),
+            0u);
 
   // Malformed tokens are no session.
   auto bad = request(false, "h");
   bad.headers.push_back({"cookie", "placard_session=" + token.substr(1)});
-  EXPECT_EQ(placard::admin::session_token_hash(bad), std::nullopt);
+  EXPECT_EQ(placard::admin::session_token_hash(bad, c), std::nullopt);
   bad.headers.back().value = "placard_session=" + std::string(42, 'a') + "!";
-  EXPECT_EQ(placard::admin::session_token_hash(bad), std::nullopt);
+  EXPECT_EQ(placard::admin::session_token_hash(bad, c), std::nullopt);
 }
 
 TEST(AdminAccounts, PlausibleEmail) {
@@ -180,7 +229,9 @@ Request with_cookie(const std::string& cookie) {
 
 std::string session_check(InMemoryAccounts& accounts, const std::string& cookie) {
   try {
-    const auto actor = placard::admin::require_session(with_cookie(cookie), accounts, Settings{});
+    const placard::admin::AdminConfig config{};
+    const auto actor =
+        placard::admin::require_session(with_cookie(cookie), config, accounts, Settings{});
     return "account " + std::to_string(actor.account.id);
   } catch (const ApiError& e) {
     return std::to_string(e.status()) + " " + e.code();

@@ -195,7 +195,9 @@ class CatalogAdminHandlers : public ::testing::Test {
       "k1:" + placard::crypto::base64url_encode(std::string(32, 'k')), "k1");
   placard::util::Logger log{""};
   placard::api::SharedServices shared{holder, keys, log};
-  placard::admin::AdminConfig config{"client key", "dummy hash", std::nullopt, {}, {}};
+  placard::admin::AdminConfig config{
+      "client key", "dummy hash", std::nullopt, {}, {}, nullptr, {}, nullptr, "http://admin.test",
+      ""};
   FakeTx tx;
   FakeAccounts accounts;
   FakeSettings settings;

@@ -304,7 +304,7 @@ TEST(ClickHandler, RefusalOrderUnknownThenTokenThenOfferState) {
 TEST(ClickHandler, OfferNotStartedYetIs410AndNotRecorded) {
   const auto k = keys();
   Snapshot s;
-  s.clickable_offer_ids = {46};
+  in_snapshot(s, {46U});
   FakeClicks clicks;
   auto future = offer(46);
   future.valid_from = kNow + 1;

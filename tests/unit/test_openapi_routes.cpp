@@ -76,6 +76,7 @@ class NoClicks : public placard::db::ClickStore {
   std::optional<placard::db::OfferTarget> follow(std::uint64_t, const Decide&) override {
     return std::nullopt;
   }
+  void record_ignored(const placard::db::EventRecord&) override {}
 };
 
 // Every route the worker registers, as placard_main wires them.

@@ -301,7 +301,7 @@ TEST_F(ServiceTest, OneSnapshotPerRequestWhenTheCatalogIsGiven) {
     seen = local.snapshots.get();
     return Response::json(200, R"({"ok":true})");
   });
-  Service service(local, std::move(r), &catalog);
+  Service service(local, std::move(r), {}, &catalog);
   Request req;
   req.method = "GET";
   req.path = "/api/v1/config";

@@ -48,7 +48,7 @@ export async function render(view) {
     form.say('ok', 'Settings saved.');
   });
   add(view, h('h1', {}, 'Settings'),
-    h('p', { class: 'lead' }, 'Public origin (a server setting, not editable here): ', h('code', {}, s.publicOrigin ?? 'not set (the request\'s own origin is used)')),
+    h('p', { class: 'lead' }, 'Public origin (a server setting, not editable here): ', h('code', {}, s.publicOrigin ?? 'not set (admin writes are refused until public_origin is set in the config file)')),
     s.available ? null : note('error', 'The service is switched off: queries answer 503.'),
     h('section', { class: 'card narrow' }, form.el));
 }
