@@ -41,21 +41,32 @@ CTL_SRCS  := $(shell find placardctl -name '*.cpp' | sort)
 CTL_OBJS  := $(CTL_SRCS:%.cpp=$(BUILD)/obj/%.o)
 UNIT_SRCS := $(shell find tests/unit -name '*.cpp' | sort)
 UNIT_OBJS := $(UNIT_SRCS:%.cpp=$(BUILD)/obj/%.o)
-DEPS_OK   := $(BUILD)/.deps-ok
+# scripts/deps.sh groups: build (make), run (make run/start), test (make test, bench, fuzz...).
+DEPS_OK      := $(BUILD)/.deps-build-ok
+DEPS_RUN_OK  := $(BUILD)/.deps-run-ok
+DEPS_TEST_OK := $(BUILD)/.deps-test-ok
 
-.PHONY: all deps node-deps run start stop test unit e2e bench bench-handler lint format clean fuzz fuzz-build
+.PHONY: all deps deps-run deps-test node-deps run start stop test unit e2e bench bench-handler lint format clean fuzz fuzz-build
 all: $(BUILD)/placard.fcgi $(BUILD)/placardctl
 
 # Debian packages: scripts/deps.sh installs only what is missing (as root) or explains and fails.
+# `make` needs the build group only: never a web server, a database server or a browser.
 deps $(DEPS_OK): scripts/deps.sh
-	@bash scripts/deps.sh
+	@bash scripts/deps.sh build
 	@mkdir -p $(BUILD) && touch $(DEPS_OK)
+deps-run $(DEPS_RUN_OK): scripts/deps.sh
+	@bash scripts/deps.sh run
+	@mkdir -p $(BUILD) && touch $(DEPS_RUN_OK)
+deps-test $(DEPS_TEST_OK): scripts/deps.sh
+	@bash scripts/deps.sh test
+	@mkdir -p $(BUILD) && touch $(DEPS_TEST_OK)
+$(UNIT_OBJS): | $(DEPS_TEST_OK)
 
 # The admin page's npm packages (uPlot; playwright-core and axe-core for its browser tests), from
 # the lock file: npm ci only when node_modules is missing or older than the lock.
 NODE_OK := node_modules/.package-lock.json
 node-deps: $(NODE_OK)
-$(NODE_OK): package-lock.json package.json | $(DEPS_OK)
+$(NODE_OK): package-lock.json package.json | $(DEPS_RUN_OK)
 	npm ci --no-audit --no-fund
 	@touch $@
 
@@ -76,10 +87,10 @@ $(BUILD)/placardctl: $(CTL_OBJS) $(BUILD)/libplacard.a
 $(BUILD)/unit_tests: $(UNIT_OBJS) $(BUILD)/libplacard.a
 	$(CXX) $(LDFLAGS) -o $@ $^ -lgtest -lgtest_main $(LIBS)
 
-run: all $(NODE_OK)
+run: all $(DEPS_RUN_OK) $(NODE_OK)
 	@bash scripts/stack.sh run
 
-start: all $(NODE_OK)
+start: all $(DEPS_RUN_OK) $(NODE_OK)
 	@bash scripts/stack.sh start
 
 stop:
@@ -93,10 +104,10 @@ $(BUILD)/network_probe: $(BUILD)/obj/tests/network_probe/network_probe.o $(BUILD
 	$(CXX) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 # Every suite: unit (GoogleTest), end-to-end behind lighttpd and Apache; ends with "N passed, M failed".
-test: all $(BUILD)/unit_tests $(BUILD)/network_probe $(NODE_OK) fuzz-build
+test: all $(DEPS_TEST_OK) $(BUILD)/unit_tests $(BUILD)/network_probe $(NODE_OK) fuzz-build
 	@bash scripts/run-tests.sh
 
-bench: all
+bench: all $(DEPS_TEST_OK)
 	@bash scripts/bench.sh
 
 $(BUILD)/bench-query-handler: $(BUILD)/obj/bench/micro/query_handler.o $(BUILD)/libplacard.a
@@ -124,7 +135,7 @@ FUZZ_LIB_OBJS := $(LIB_SRCS:%.cpp=$(FUZZ_BUILD)/obj/%.o)
 FUZZ_SRCS     := $(sort $(wildcard tests/fuzz/fuzz_*.cpp))
 FUZZ_TARGETS  := $(FUZZ_SRCS:tests/fuzz/%.cpp=$(FUZZ_BUILD)/%)
 
-$(FUZZ_BUILD)/obj/%.o: %.cpp tests/fuzz/ubsan-ignorelist.txt | $(DEPS_OK)
+$(FUZZ_BUILD)/obj/%.o: %.cpp tests/fuzz/ubsan-ignorelist.txt | $(DEPS_TEST_OK)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
@@ -144,20 +155,20 @@ fuzz: fuzz-build
 # Faults, load and scanners against a private stack on 127.0.0.1 (tests/resilience/,
 # docs/hardening.md); each prints a pass/fail table and keeps its figures under build/.
 .PHONY: chaos soak scan
-chaos: all
+chaos: all $(DEPS_TEST_OK)
 	@timeout -k 30 1200 python3 tests/resilience/chaos.py --build $(BUILD) --summary build/chaos/summary.json
 
 SOAK_SECONDS ?= 600
-soak: all
+soak: all $(DEPS_TEST_OK)
 	@timeout -k 30 $$(($(SOAK_SECONDS) + 600)) python3 tests/resilience/soak.py --build $(BUILD) \
 	  --seconds $(SOAK_SECONDS) --summary build/soak/summary.json
 
 # sqlmap and wapiti are installed here (scripts/deps.sh --scan), not for make test.
-scan: all
+scan: all $(DEPS_TEST_OK)
 	@bash scripts/deps.sh --scan
 	@timeout -k 30 5400 python3 tests/resilience/scan.py --build $(BUILD) --summary build/scan/summary.json
 
-lint:
+lint: $(DEPS_TEST_OK)
 	@bash scripts/lint.sh
 
 format:
