@@ -168,6 +168,43 @@ scan: all $(DEPS_TEST_OK)
 	@bash scripts/deps.sh --scan
 	@timeout -k 30 5400 python3 tests/resilience/scan.py --build $(BUILD) --summary build/scan/summary.json
 
+# --- install: FHS paths (docs/operations.md, "Manual install"); the Debian package uses it too --
+# make install PREFIX=/usr DESTDIR=...: programs in $(PREFIX)/sbin, migrations, the admin page
+# (with uPlot from node_modules: make node-deps) and the web server snippets in
+# $(PREFIX)/share/placard, empty /etc/placard, /var/lib/placard and /var/log/placard. Never
+# writes a config, a user or a database: `placardctl setup` does.
+PREFIX     ?= /usr/local
+SBINDIR    := $(PREFIX)/sbin
+DATADIR    := $(PREFIX)/share/placard
+SYSCONFDIR ?= /etc
+RUNDIR     ?= /run/placard
+UPLOT_DIR  ?= node_modules/uplot/dist
+SUBST       = sed -e 's|@DATADIR@|$(DATADIR)|g' -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@RUNDIR@|$(RUNDIR)|g'
+.PHONY: install uninstall
+install: $(BUILD)/placard.fcgi $(BUILD)/placardctl
+	@test -r $(UPLOT_DIR)/uPlot.esm.js || { echo "install: $(UPLOT_DIR) missing (make node-deps)"; exit 1; }
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(DATADIR)/sql $(DESTDIR)$(DATADIR)/admin/vendor \
+	  $(DESTDIR)$(DATADIR)/doc
+	install -m 0755 $(BUILD)/placard.fcgi $(BUILD)/placardctl $(DESTDIR)$(SBINDIR)/
+	install -m 0644 sql/*.sql $(DESTDIR)$(DATADIR)/sql/
+	cp -R admin-static/. $(DESTDIR)$(DATADIR)/admin/
+	chmod -R u=rwX,go=rX $(DESTDIR)$(DATADIR)/admin
+	install -m 0644 $(UPLOT_DIR)/uPlot.esm.js $(UPLOT_DIR)/uPlot.min.css $(DESTDIR)$(DATADIR)/admin/vendor/
+	install -m 0644 VERSION docs/operations.md $(DESTDIR)$(DATADIR)/doc/
+	$(SUBST) dist/apache-placard.conf.in >$(DESTDIR)$(DATADIR)/apache-placard.conf
+	$(SUBST) dist/lighttpd-placard.conf.in >$(DESTDIR)$(DATADIR)/lighttpd-placard.conf
+	$(SUBST) dist/placard.service.in >$(DESTDIR)$(DATADIR)/placard.service
+	install -m 0644 dist/placard.logrotate $(DESTDIR)$(DATADIR)/placard.logrotate
+	chmod 0644 $(DESTDIR)$(DATADIR)/*.conf $(DESTDIR)$(DATADIR)/placard.service
+	install -d -m 0755 $(DESTDIR)$(SYSCONFDIR)/placard
+	install -d -m 0750 $(DESTDIR)/var/lib/placard $(DESTDIR)/var/log/placard
+
+# Removes what install put there; keeps /etc/placard, /var/lib/placard and /var/log/placard
+# (configuration and data are the operator's).
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/placard.fcgi $(DESTDIR)$(SBINDIR)/placardctl
+	rm -rf $(DESTDIR)$(DATADIR)
+
 lint: $(DEPS_TEST_OK)
 	@bash scripts/lint.sh
 

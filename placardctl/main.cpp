@@ -18,6 +18,8 @@ using placard::ctl::Context;
 void usage(std::ostream& out) {
   out << "usage: placardctl [--config PATH] [--admin-config PATH] COMMAND [options]\n"
          "  (each COMMAND has --help)\n"
+         "  setup         database, users, config, migrations, grants, first admin (idempotent)\n"
+         "  config        get or set one key of the config file (config get|set|list)\n"
          "  init          write a new config file with fresh secrets\n"
          "  migrate       apply database migrations\n"
          "  demo-data     load the demonstration catalog\n"
@@ -62,15 +64,12 @@ int main(int argc, char** argv) {
     return args.empty() ? 2 : 0;
   }
   const std::map<std::string, std::function<int(const Context&, const Argv&)>> commands{
-      {"init", ctl::cmd_init},
-      {"migrate", ctl::cmd_migrate},
-      {"demo-data", ctl::cmd_demo_data},
-      {"account", ctl::cmd_account},
-      {"check", ctl::cmd_check},
-      {"catalog", ctl::cmd_catalog},
-      {"grant", ctl::cmd_grant},
-      {"retention", ctl::cmd_retention},
-      {"sync", ctl::cmd_sync}};
+      {"init", ctl::cmd_init},           {"migrate", ctl::cmd_migrate},
+      {"demo-data", ctl::cmd_demo_data}, {"account", ctl::cmd_account},
+      {"check", ctl::cmd_check},         {"catalog", ctl::cmd_catalog},
+      {"grant", ctl::cmd_grant},         {"retention", ctl::cmd_retention},
+      {"sync", ctl::cmd_sync},           {"setup", ctl::cmd_setup},
+      {"config", ctl::cmd_config}};
   const auto it = commands.find(args[0]);
   if (it == commands.end()) {
     std::cerr << "placardctl: unknown command " << args[0] << "\n";
