@@ -163,7 +163,7 @@ def stop_all():
 
 
 class Root:
-    def __init__(self, name):
+    def __init__(self, name, policy=True):
         self.dir = os.path.join(WORK, "root-" + name)
         subprocess.run(["umount", "-R", "-l", self.dir + "/proc"], capture_output=True)
         shutil.rmtree(self.dir, ignore_errors=True)
@@ -173,9 +173,10 @@ class Root:
         os.makedirs(os.path.join(archives, "partial"), exist_ok=True)
         mount("--bind", archives, self.dir + "/var/cache/apt/archives")
         shutil.copy("/etc/resolv.conf", self.dir + "/etc/resolv.conf")
-        with open(self.dir + "/usr/sbin/policy-rc.d", "w") as f:
-            f.write("#!/bin/sh\nexit 101\n")
-        os.chmod(self.dir + "/usr/sbin/policy-rc.d", 0o755)
+        if policy:  # nothing started by package scripts (no systemd here either)
+            with open(self.dir + "/usr/sbin/policy-rc.d", "w") as f:
+                f.write("#!/bin/sh\nexit 101\n")
+            os.chmod(self.dir + "/usr/sbin/policy-rc.d", 0o755)
         self.pids = []
 
     def sh(self, script, timeout=900, check_rc=True, stdin=None):
@@ -305,8 +306,9 @@ def configure_web(root, server, port):
                 "sed -i 's/<VirtualHost \\*:80>/<VirtualHost *:%d>/' "
                 "/etc/apache2/sites-available/000-default.conf" % (port, port))
         return None
-    root.sh("sed -i 's/^server.port *=.*/server.port = %d\\nserver.bind = \"127.0.0.1\"/' "
-            "/etc/lighttpd/lighttpd.conf" % port)
+    # Test-only: lighttpd on a free loopback port, no [::] socket (use-ipv6.pl) beside it.
+    root.sh("sed -i -e 's/^server.port *=.*/server.port = %d\\nserver.bind = \"127.0.0.1\"/' "
+            "-e '/use-ipv6.pl/d' /etc/lighttpd/lighttpd.conf" % port)
     return None
 
 
@@ -431,6 +433,15 @@ def recipe(server, deb1, deb2, v2_migration):
         web = None
         root.stop(worker)
         root.stop(db)
+
+        # Remove keeps the config; purge removes config, state and logs.
+        root.sh("apt-get remove -y -q placard")
+        check("%s: remove keeps /etc/placard/placard.conf" % server,
+              os.path.exists(root.dir + "/etc/placard/placard.conf"))
+        root.sh("apt-get purge -y -q placard")
+        check("%s: purge removes /etc/placard, /var/lib/placard, /var/log/placard" % server,
+              not any(os.path.exists(root.dir + d) for d in
+                      ("/etc/placard", "/var/lib/placard", "/var/log/placard")))
     finally:
         if web is not None or server == "apache":
             try:
@@ -441,9 +452,39 @@ def recipe(server, deb1, deb2, v2_migration):
         unmount_all()
 
 
+def deps_groups():
+    """scripts/deps.sh in a fresh root: build brings no server, run brings them disabled at boot."""
+    root = Root("deps", policy=False)  # deps.sh brings its own
+    try:
+        shutil.copy(os.path.join(ROOT, "scripts", "deps.sh"), root.dir + "/root/deps.sh")
+        root.sh("bash /root/deps.sh build", timeout=1500)
+        servers = ("mariadb-server", "lighttpd", "apache2", "chromium")
+        installed = root.sh("dpkg-query -W -f '${Package} ${db:Status-Abbrev}\\n' %s || true"
+                            % " ".join(servers)).stdout
+        check("deps build: no server or browser installed", " ii" not in installed, installed)
+        root.sh("bash /root/deps.sh run", timeout=1500)
+        wants = root.dir + "/etc/systemd/system/multi-user.target.wants"
+        enabled = sorted(os.listdir(wants)) if os.path.isdir(wants) else []
+        started = root.sh("ls /etc/rc2.d 2>/dev/null || true").stdout.split()
+        names = ("apache2", "lighttpd", "mariadb", "mysql")
+        check("deps run: the servers it installed are not enabled at boot",
+              not any(n.startswith(names) for n in enabled)
+              and not any(n.startswith("S") and n[3:] in names for n in started),
+              "%s %s" % (enabled, started))
+        check("deps run: its temporary policy-rc.d removed",
+              not os.path.exists(root.dir + "/usr/sbin/policy-rc.d"))
+        check("deps run: nothing left running", not root.sh(
+            "ls /run/mysqld/mysqld.pid /run/lighttpd.pid /run/apache2/apache2.pid 2>/dev/null || true"
+        ).stdout.strip())
+    finally:
+        stop_all()
+        unmount_all()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--servers", default="apache,lighttpd")
+    ap.add_argument("--no-deps", action="store_true", help="skip the scripts/deps.sh check")
     ap.add_argument("--summary")
     ap.add_argument("--build", help="ignored (the .deb builds its own tree)")
     args = ap.parse_args()
@@ -474,6 +515,11 @@ def main():
         log("dpkg-buildpackage -us -uc (0.9.1, migration %04d)" % migration)
         deb2 = build_deb(v2)[0]
         base_root()
+        if not args.no_deps:
+            try:
+                deps_groups()
+            except Exception as e:  # noqa: BLE001
+                check("deps: ran to the end", False, str(e)[-3000:])
         for server in args.servers.split(","):
             try:
                 recipe(server, deb1, deb2, migration)
