@@ -67,17 +67,18 @@ std::string set_config_value(std::string_view text, const std::string& key,
   if (util::trim(value, " \t") != value) {
     throw ConfigError(key + ": a value has no leading or trailing blanks");
   }
+  const std::string entry = key + " = " + value + "\n";
   std::string out;
   bool replaced = false;
   for (const auto line : lines_of(text)) {
     if (!replaced && key_of(line) == key) {
-      out += key + " = " + value + "\n";
+      out += entry;
       replaced = true;
     } else {
       out.append(line).push_back('\n');
     }
   }
-  if (!replaced) out += key + " = " + value + "\n";
+  if (!replaced) out += entry;
   (void)server_config_from(parse_config_text(out));  // the whole file stays valid
   return out;
 }
