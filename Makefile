@@ -205,6 +205,14 @@ uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/placard.fcgi $(DESTDIR)$(SBINDIR)/placardctl
 	rm -rf $(DESTDIR)$(DATADIR)
 
+# The Debian package (../placard_VERSION_amd64.deb, debian/) and its test: built, installed in a
+# fresh debootstrap root with Apache, then lighttpd, upgraded (tests/package/, as root).
+.PHONY: deb package-test
+deb: $(DEPS_OK) $(NODE_OK)
+	dpkg-buildpackage -us -uc
+package-test: $(DEPS_TEST_OK) $(NODE_OK)
+	@timeout -k 30 3600 python3 tests/package/test_package.py --summary build/pkgtest/summary.json
+
 lint: $(DEPS_TEST_OK)
 	@bash scripts/lint.sh
 

@@ -32,7 +32,7 @@ import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WORK = os.path.join(ROOT, "build", "pkgtest")
-EMAIL = "admin@example.com"
+EMAIL = "you@example.com"  # as in docs/operations.md
 
 checks = []          # (name, ok, detail)
 processes = []       # Popen objects to stop
@@ -52,8 +52,8 @@ def check(name, ok, detail=""):
 def run(cmd, timeout=900, check_rc=True, **kw):
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
     if check_rc and proc.returncode != 0:
-        raise RuntimeError("%s failed (%d):\n%s\n%s" % (" ".join(cmd), proc.returncode,
-                                                         proc.stdout[-3000:], proc.stderr[-3000:]))
+        raise RuntimeError("%s failed (%d):\n%s\n%s" % (
+            " ".join(cmd), proc.returncode, proc.stdout[-3000:], proc.stderr[-3000:]))
     return proc
 
 
@@ -266,10 +266,10 @@ def smoke(server, port, password, cookie=None):
 
 # ---- one web server -----------------------------------------------------------------------
 
-def exec_start(root):
+def exec_start(root, unit_path):
     """The worker's command line, user and groups, as the unit says."""
     unit = {}
-    with open(root.dir + "/lib/systemd/system/placard.service") as f:
+    with open(root.dir + unit_path) as f:
         for line in f:
             if "=" in line and not line.startswith("#"):
                 k, v = line.rstrip("\n").split("=", 1)
@@ -278,8 +278,8 @@ def exec_start(root):
         "SupplementaryGroups", ""), unit.get("RuntimeDirectoryMode", "0755")
 
 
-def start_worker(root):
-    argv, user, group, groups, mode = exec_start(root)
+def start_worker(root, unit_path="/lib/systemd/system/placard.service"):
+    argv, user, group, groups, mode = exec_start(root, unit_path)
     # RuntimeDirectory=placard: systemd makes /run/placard at every start.
     root.sh("install -d -m %s -o %s -g %s /run/placard" % (mode, user, group))
     p = root.start(argv, userspec="%s:%s" % (user, group), groups=groups or None, name="worker")
@@ -343,12 +343,63 @@ def http_up(port):
 
 port_of = {}
 
-# docs/operations.md, "Keys" (without the restart, which the test does itself).
-KEY_ROTATION = """cd /root
-NEW=k$(date -u +%Y%m%d%H%M%S):$(head -c 32 /dev/urandom | basenc --base64url | tr -d "=")
-placardctl config set token.keys "$(placardctl config get token.keys),$NEW"
-placardctl config set token.active_key "${NEW%%:*}"
-"""
+DOC = os.path.join(ROOT, "docs", "operations.md")
+
+
+def doc_block(heading, index=0):
+    """The lines of the index-th ```sh block under "## heading" in docs/operations.md, without
+    comments: the commands the recipes run word for word."""
+    with open(DOC) as f:
+        text = f.read()
+    start = text.index("\n## " + heading)
+    end = text.find("\n## ", start + 4)
+    section = text[start:end if end > 0 else len(text)]
+    blocks = re.findall(r"```sh\n(.*?)\n\s*```", section, re.S)
+    lines = []
+    for raw in blocks[index].splitlines():
+        line = re.sub(r"\s+#.*$", "", raw).strip()
+        if line:
+            lines.append(line)
+    return lines
+
+
+def follow(root, lines, deb=None, src=None, after_install=None):
+    """Runs a recipe's lines in the root. What needs systemd (systemctl) is left out (the test
+    starts the processes as the unit says); `make ...` runs on this machine, `make install` into
+    the root (DESTDIR); `apt install` non-interactively; consecutive other lines as one script.
+    Returns what `placardctl setup` printed."""
+    setup_out, script = "", []
+
+    def flush():
+        if script:
+            root.sh("\n".join(script), timeout=600)
+            del script[:]
+    for line in lines:
+        line = re.sub(r"\s*&&\s*systemctl .*$", "", line)
+        if line.startswith("systemctl"):
+            continue
+        if line.startswith("make"):
+            m = re.match(r"make install PREFIX=(\S+)$", line)
+            if m:
+                run(["make", "-s", "install", "BUILD=build/deb", "CXX=ccache g++",
+                     "PREFIX=" + m.group(1), "DESTDIR=" + root.dir], cwd=src, timeout=1200)
+            continue
+        if line.startswith("apt install"):
+            flush()
+            if deb:
+                line = re.sub(r"\./placard_\S+\.deb", root.put(deb), line)
+            root.sh(line.replace("apt install", "apt-get install -y -q --no-install-recommends"),
+                    timeout=1500)
+            if after_install:
+                after_install()
+            continue
+        if line.startswith("placardctl setup"):
+            flush()
+            setup_out = root.sh(line).stdout
+            continue
+        script.append(line)
+    flush()
+    return setup_out
 
 
 def recipe(server, deb1, deb2, v2_migration):
@@ -359,20 +410,24 @@ def recipe(server, deb1, deb2, v2_migration):
         web_pkg = "apache2" if server == "apache" else "lighttpd"
         log("%s: installing the package with %s and MariaDB" % (server, web_pkg))
         root.sh("apt-get update -qq")
-        # docs/operations.md: apt install ./placard_VERSION_amd64.deb <web server> mariadb-server
-        root.sh("apt-get install -y -q --no-install-recommends %s %s mariadb-server"
-                % (root.put(deb1), web_pkg), timeout=1200)
-        st = os.stat(root.dir + "/etc/placard")
-        check("%s: install made /etc/placard root:placard 0750 and no config" % server,
-              oct(st.st_mode & 0o777) == "0o750" and not os.path.exists(
-                  root.dir + "/etc/placard/placard.conf"))
-        db = start_mariadb(root)
-        # The recipe: placardctl setup (root's unix socket account administers MariaDB).
-        out = root.sh("placardctl setup --admin-email %s" % EMAIL).stdout
+        state = {}
+
+        def installed():
+            st = os.stat(root.dir + "/etc/placard")
+            check("%s: install made /etc/placard root:placard 0750 and no config" % server,
+                  oct(st.st_mode & 0o777) == "0o750" and not os.path.exists(
+                      root.dir + "/etc/placard/placard.conf"))
+            state["db"] = start_mariadb(root)  # what systemd does after apt install
+        if server == "apache":
+            lines = doc_block("The Debian package beside Apache sites", 1)
+        else:
+            lines = doc_block("lighttpd")
+        out = follow(root, lines, deb=deb1, after_install=installed)
+        db = state["db"]
         m = re.search(r"admin password \(shown once[^:]*\): (\S+)", out)
         check("%s: placardctl setup created the first admin" % server, m, out)
         password = m.group(1)
-        again = root.sh("placardctl setup --admin-email %s" % EMAIL)
+        again = root.sh([n for n in lines if n.startswith("placardctl setup")][0])
         check("%s: placardctl setup again changes nothing" % server,
               "exists, kept" in again.stdout and "password unchanged" in again.stdout
               and "grants: already right" in again.stdout, again.stdout)
@@ -380,10 +435,6 @@ def recipe(server, deb1, deb2, v2_migration):
         grp = root.sh("stat -c %U:%G /etc/placard/placard.conf").stdout.strip()
         check("%s: config 0640 root:placard" % server,
               oct(st.st_mode & 0o777) == "0o640" and grp == "root:placard", grp)
-        if server == "apache":
-            root.sh("a2enmod proxy_fcgi headers && a2enconf placard")
-        else:
-            root.sh("lighty-enable-mod placard")
         configure_web(root, server, port)
         worker = start_worker(root)
         web = start_web(root, server, port)
@@ -405,7 +456,7 @@ def recipe(server, deb1, deb2, v2_migration):
         cookie = smoke(server, port, password, cookie)
 
         # docs/operations.md "Keys": a new token key added and made active.
-        root.sh(KEY_ROTATION)
+        follow(root, ["cd /root"] + doc_block("Keys"))
         keys = root.sh("placardctl config get token.keys").stdout.strip()
         active = root.sh("placardctl config get token.active_key").stdout.strip()
         check("%s: key rotation: two keys, the new one active" % server,
@@ -416,17 +467,12 @@ def recipe(server, deb1, deb2, v2_migration):
 
         # docs/operations.md "Back up and restore": dump and config, then a lost database and
         # runtime user brought back (a dump holds neither the user nor its grants).
-        root.sh("cd /root\n"
-                "mariadb-dump --single-transaction --routines placard > placard.sql\n"
-                "tar -C / -czf placard-etc.tgz etc/placard")
+        follow(root, ["cd /root"] + doc_block("Back up and restore", 0))
         root.stop(worker)
         root.sh("mariadb -e \"DROP DATABASE placard; DROP USER 'placard'@'localhost'\"")
-        root.sh("cd /root\ntar -C / -xzf placard-etc.tgz\n"
-                "mariadb -e 'CREATE DATABASE placard CHARACTER SET utf8mb4 "
-                "COLLATE utf8mb4_unicode_ci'\n"
-                "mariadb placard < placard.sql\n"
-                "placardctl setup\n"
-                "placardctl check")
+        follow(root, ["cd /root"] + doc_block("Back up and restore", 1))
+        check("%s: restored: placardctl check" % server,
+              "schema version %d" % v2_migration in root.sh("placardctl check").stdout)
         worker = start_worker(root)
         smoke(server, port, password, cookie)
         stop_web(root, server, web)
@@ -448,6 +494,42 @@ def recipe(server, deb1, deb2, v2_migration):
                 stop_web(root, server, web)
             except Exception:  # noqa: BLE001 -- cleaning up after a failure
                 pass
+        stop_all()
+        unmount_all()
+
+
+def manual(src):
+    """docs/operations.md "Manual install from `make install`", with Apache, in a fresh root."""
+    server = "manual"
+    port = port_of[server] = free_port()
+    root = Root(server)
+    try:
+        root.sh("apt-get update -qq")
+        state = {}
+        out = follow(root, doc_block("Manual install from `make install`"), src=src,
+                     after_install=lambda: state.update(db=start_mariadb(root)))
+        m = re.search(r"admin password \(shown once[^:]*\): (\S+)", out)
+        check("manual: placardctl setup created the first admin", m, out)
+        grp = root.sh("stat -c %a:%U:%G /etc/placard/placard.conf").stdout.strip()
+        check("manual: config 0640 root:placard", grp == "640:root:placard", grp)
+        configure_web(root, "apache", port)
+        worker = start_worker(root, "/etc/systemd/system/placard.service")
+        start_web(root, "apache", port)
+        smoke(server, port, m.group(1))
+        stop_web(root, "apache", None)
+        root.stop(worker)
+        out = run(["make", "-s", "uninstall", "BUILD=build/deb", "PREFIX=/usr/local",
+                   "DESTDIR=" + root.dir], cwd=src).stdout
+        check("manual: make uninstall removes the programs and share/placard, keeps the config",
+              not os.path.exists(root.dir + "/usr/local/sbin/placardctl")
+              and not os.path.exists(root.dir + "/usr/local/share/placard")
+              and os.path.exists(root.dir + "/etc/placard/placard.conf"), out)
+        root.stop(state["db"])
+    finally:
+        try:
+            root.sh("apache2ctl stop", check_rc=False)
+        except Exception:  # noqa: BLE001 -- cleaning up after a failure
+            pass
         stop_all()
         unmount_all()
 
@@ -483,7 +565,7 @@ def deps_groups():
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--servers", default="apache,lighttpd")
+    ap.add_argument("--servers", default="apache,lighttpd,manual")
     ap.add_argument("--no-deps", action="store_true", help="skip the scripts/deps.sh check")
     ap.add_argument("--summary")
     ap.add_argument("--build", help="ignored (the .deb builds its own tree)")
@@ -522,7 +604,10 @@ def main():
                 check("deps: ran to the end", False, str(e)[-3000:])
         for server in args.servers.split(","):
             try:
-                recipe(server, deb1, deb2, migration)
+                if server == "manual":
+                    manual(v1)
+                else:
+                    recipe(server, deb1, deb2, migration)
             except Exception as e:  # noqa: BLE001 -- one failed check, then the next server
                 check("%s: recipe ran to the end" % server, False, str(e)[-3000:])
     except Exception as e:  # noqa: BLE001
