@@ -278,6 +278,21 @@ def exec_start(root, unit_path):
         "SupplementaryGroups", ""), unit.get("RuntimeDirectoryMode", "0755")
 
 
+def verify_unit(root, server, unit_path):
+    """systemd-analyze verify on the shipped unit (systemd does not run here; its program path
+    pointed into the root)."""
+    tmp = os.path.join(WORK, "unit-check")
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp)
+    with open(root.dir + unit_path) as f:
+        text = f.read()
+    with open(os.path.join(tmp, "placard.service"), "w") as f:
+        f.write(re.sub(r"^ExecStart=/", "ExecStart=" + root.dir + "/", text, flags=re.M))
+    proc = run(["systemd-analyze", "verify", os.path.join(tmp, "placard.service")], check_rc=False)
+    check("%s: systemd-analyze verify of the unit" % server,
+          proc.returncode == 0 and "placard.service" not in proc.stderr, proc.stderr)
+
+
 def start_worker(root, unit_path="/lib/systemd/system/placard.service"):
     argv, user, group, groups, mode = exec_start(root, unit_path)
     # RuntimeDirectory=placard: systemd makes /run/placard at every start.
@@ -436,6 +451,7 @@ def recipe(server, deb1, deb2, v2_migration):
         check("%s: config 0640 root:placard" % server,
               oct(st.st_mode & 0o777) == "0o640" and grp == "root:placard", grp)
         configure_web(root, server, port)
+        verify_unit(root, server, "/lib/systemd/system/placard.service")
         worker = start_worker(root)
         web = start_web(root, server, port)
         cookie = smoke(server, port, password)
@@ -513,6 +529,7 @@ def manual(src):
         grp = root.sh("stat -c %a:%U:%G /etc/placard/placard.conf").stdout.strip()
         check("manual: config 0640 root:placard", grp == "640:root:placard", grp)
         configure_web(root, "apache", port)
+        verify_unit(root, server, "/etc/systemd/system/placard.service")
         worker = start_worker(root, "/etc/systemd/system/placard.service")
         start_web(root, "apache", port)
         smoke(server, port, m.group(1))
