@@ -105,26 +105,27 @@ block_service_starts() {
 # unit into multi-user.target.wants (and its init script into /etc/rc?.d). Undone here for the
 # packages this run installed, the way an administrator would, so that upgrades keep it so.
 disable_services_of() {
-  local pkg path name
-  for pkg in "$@"; do
-    while IFS= read -r path; do
-      name="$(basename -- "$path")"
-      case "$path" in
-        /lib/systemd/system/*.service | /usr/lib/systemd/system/*.service)
-          [[ "$name" == *@.service ]] && continue
-          if [[ -d /run/systemd/system ]]; then
-            systemctl disable "$name" >/dev/null 2>&1 || true
-          elif command -v deb-systemd-helper >/dev/null; then
-            deb-systemd-helper disable "$name" >/dev/null 2>&1 || true
-          fi
-          log "disabled $name at boot (installed by this run; enable it yourself if you want it)"
-          ;;
-        /etc/init.d/*)
-          update-rc.d "$name" disable >/dev/null 2>&1 || true
-          ;;
-      esac
-    done < <(dpkg -L "$pkg" 2>/dev/null || true)
-  done
+  (($# > 0)) || return 0
+  local path name
+  # One dpkg -L for all (a run may bring hundreds of packages), only their units and scripts.
+  while IFS= read -r path; do
+    name="${path##*/}"
+    case "$path" in
+      */systemd/system/*.service)
+        [[ "$name" == *@.service ]] && continue
+        if [[ -d /run/systemd/system ]]; then
+          systemctl disable "$name" >/dev/null 2>&1 || true
+        elif command -v deb-systemd-helper >/dev/null; then
+          deb-systemd-helper disable "$name" >/dev/null 2>&1 || true
+        fi
+        log "disabled $name at boot (installed by this run; enable it yourself if you want it)"
+        ;;
+      /etc/init.d/*)
+        update-rc.d "$name" disable >/dev/null 2>&1 || true
+        ;;
+    esac
+  done < <(dpkg -L "$@" 2>/dev/null |
+    grep -E '^((/usr)?/lib/systemd/system/[^/]+\.service|/etc/init\.d/[^/.]+)$' || true)
 }
 
 main() {
