@@ -15,6 +15,7 @@
 #include "lib/db/mysql_accounts.h"
 #include "lib/db/provision.h"
 #include "lib/db/runtime_grants.h"
+#include "lib/util/private_file.h"
 #include "placardctl/args.h"
 #include "placardctl/commands.h"
 #include "placardctl/new_config.h"
@@ -37,7 +38,8 @@ const char* const kHelp =
     "  [--db-user placard] [--db-user-host localhost] [--db-password-file F]\n"
     "  [--listen unix:/run/placard/placard.sock] [--socket-group www-data] [--socket-mode 0660]\n"
     "  [--threads N] [--log-file /var/log/placard/placard.log] [--sql-dir DIR]\n"
-    "  [--config-group placard] [--admin-email E [--admin-password-stdin]]\n"
+    "  [--config-group placard]\n"
+    "  [--admin-email E [--admin-password-stdin | --admin-password-file F]]\n"
     "Makes a configured, migrated service; safe to run again (nothing done twice, no secret\n"
     "replaced). With the administrative account (--db-admin-user; unix socket authentication\n"
     "when no password file): creates the database and the runtime user (db.user, a fresh\n"
@@ -47,7 +49,7 @@ const char* const kHelp =
     "a host gives (--db-user, --db-password-file) does everything; no user is created and\n"
     "nothing granted, so the worker holds the migration privileges too. --admin-email: the\n"
     "first administrator, approved, when no account has that email; its password from standard\n"
-    "input (--admin-password-stdin) or generated and printed once.\n"
+    "input (--admin-password-stdin) or generated and printed once (or written to F, 0600).\n"
     "Exit status: 0 done, 2 usage, 3 database unreachable, 4 database or user not created or\n"
     "not granted, 5 migration failed, 6 config file, 7 first administrator.\n";
 
@@ -128,6 +130,10 @@ void first_admin(const config::ServerConfig& cfg, const Args& a) {
     return;
   }
   std::string password;
+  const std::string file = a.get("admin-password-file");
+  if (a.flag("admin-password-stdin") && !file.empty()) {
+    throw UsageError("--admin-password-stdin and --admin-password-file exclude each other");
+  }
   if (a.flag("admin-password-stdin")) {
     std::getline(std::cin, password);
     while (!password.empty() && (password.back() == '\r' || password.back() == '\n')) {
@@ -137,9 +143,12 @@ void first_admin(const config::ServerConfig& cfg, const Args& a) {
   } else {
     password = new_password();
   }
+  if (!file.empty()) util::write_private_file(file, password + "\n", true);
   const auto id = db::create_account(session, email, crypto::hash_password(password), true);
   std::cout << "admin: account " << id << " created for " << email << " (approved)\n";
-  if (!a.flag("admin-password-stdin")) {
+  if (!file.empty()) {
+    std::cout << "admin password: written to " << file << " (mode 0600)\n";
+  } else if (!a.flag("admin-password-stdin")) {
     std::cout << "admin password (shown once, not stored anywhere): " << password << "\n";
   }
 }
@@ -201,7 +210,7 @@ int run_setup(const Context& ctx, const Args& a) {
 int cmd_setup(const Context& ctx, const Argv& argv) {
   auto valued = config_options();
   valued.insert(valued.end(), {"db-admin-password-file", "db-password-file", "db-user-host",
-                               "config-group", "admin-email"});
+                               "config-group", "admin-email", "admin-password-file"});
   const auto a = parse(argv, valued, {"single-user", "admin-password-stdin"});
   if (a.help) {
     std::cout << kHelp;
