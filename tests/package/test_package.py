@@ -180,7 +180,7 @@ class Root:
         self.pids = []
 
     def sh(self, script, timeout=900, check_rc=True, stdin=None):
-        env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "DEBIAN_FRONTEND": "noninteractive",
+        env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "DEBIAN_FRONTEND": "noninteractive",
                "LANG": "C.UTF-8", "HOME": "/root"}
         return run(["chroot", self.dir, "/bin/sh", "-ec", script], timeout=timeout,
                    check_rc=check_rc, env=env, input=stdin)
@@ -197,7 +197,7 @@ class Root:
             cmd += ["--groups=" + groups]
         out = open(os.path.join(WORK, name + ".out"), "ab")
         p = subprocess.Popen(cmd + [self.dir] + argv, stdout=out, stderr=subprocess.STDOUT,
-                             env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8"},
+                             env={"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8"},
                              start_new_session=True)
         processes.append(p)
         return p
