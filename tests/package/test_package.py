@@ -33,6 +33,7 @@ import urllib.request
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WORK = os.path.join(ROOT, "build", "pkgtest")
 EMAIL = "you@example.com"  # as in docs/operations.md
+PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"  # root's on Debian
 
 checks = []          # (name, ok, detail)
 processes = []       # Popen objects to stop
@@ -180,7 +181,7 @@ class Root:
         self.pids = []
 
     def sh(self, script, timeout=900, check_rc=True, stdin=None):
-        env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "DEBIAN_FRONTEND": "noninteractive",
+        env = {"PATH": PATH, "DEBIAN_FRONTEND": "noninteractive",
                "LANG": "C.UTF-8", "HOME": "/root"}
         return run(["chroot", self.dir, "/bin/sh", "-ec", script], timeout=timeout,
                    check_rc=check_rc, env=env, input=stdin)
@@ -197,7 +198,7 @@ class Root:
             cmd += ["--groups=" + groups]
         out = open(os.path.join(WORK, name + ".out"), "ab")
         p = subprocess.Popen(cmd + [self.dir] + argv, stdout=out, stderr=subprocess.STDOUT,
-                             env={"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8"},
+                             env={"PATH": PATH, "LANG": "C.UTF-8"},
                              start_new_session=True)
         processes.append(p)
         return p
@@ -340,10 +341,10 @@ def start_web(root, server, port):
     return p
 
 
-def stop_web(root, server, p):
+def stop_web(root, server, p, port):
     if server == "apache":
         root.sh("apache2ctl stop", check_rc=False)
-        wait_for(lambda: not http_up(port_of[server]), 30, "Apache to stop")
+        wait_for(lambda: not http_up(port), 30, "Apache to stop")
     elif p:
         root.stop(p)
 
@@ -356,7 +357,6 @@ def http_up(port):
         return False
 
 
-port_of = {}
 
 DOC = os.path.join(ROOT, "docs", "operations.md")
 
@@ -418,7 +418,7 @@ def follow(root, lines, deb=None, src=None, after_install=None):
 
 
 def recipe(server, deb1, deb2, v2_migration):
-    port = port_of[server] = free_port()
+    port = free_port()
     root = Root(server)
     web = None
     try:
@@ -491,7 +491,7 @@ def recipe(server, deb1, deb2, v2_migration):
               "schema version %d" % v2_migration in root.sh("placardctl check").stdout)
         worker = start_worker(root)
         smoke(server, port, password, cookie)
-        stop_web(root, server, web)
+        stop_web(root, server, web, port)
         web = None
         root.stop(worker)
         root.stop(db)
@@ -507,7 +507,7 @@ def recipe(server, deb1, deb2, v2_migration):
     finally:
         if web is not None or server == "apache":
             try:
-                stop_web(root, server, web)
+                stop_web(root, server, web, port)
             except Exception:  # noqa: BLE001 -- cleaning up after a failure
                 pass
         stop_all()
@@ -517,7 +517,7 @@ def recipe(server, deb1, deb2, v2_migration):
 def manual(src):
     """docs/operations.md "Manual install from `make install`", with Apache, in a fresh root."""
     server = "manual"
-    port = port_of[server] = free_port()
+    port = free_port()
     root = Root(server)
     try:
         root.sh("apt-get update -qq")
@@ -533,7 +533,7 @@ def manual(src):
         worker = start_worker(root, "/etc/systemd/system/placard.service")
         start_web(root, "apache", port)
         smoke(server, port, m.group(1))
-        stop_web(root, "apache", None)
+        stop_web(root, "apache", None, port)
         root.stop(worker)
         out = run(["make", "-s", "uninstall", "BUILD=build/deb", "PREFIX=/usr/local",
                    "DESTDIR=" + root.dir], cwd=src).stdout
