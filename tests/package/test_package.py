@@ -357,7 +357,6 @@ def http_up(port):
         return False
 
 
-
 DOC = os.path.join(ROOT, "docs", "operations.md")
 
 
