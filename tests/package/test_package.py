@@ -503,6 +503,11 @@ def recipe(server, deb1, deb2, v2_migration):
         check("%s: purge removes /etc/placard, /var/lib/placard, /var/log/placard" % server,
               not any(os.path.exists(root.dir + d) for d in
                       ("/etc/placard", "/var/lib/placard", "/var/log/placard")))
+        # Unconfigured, an upgrade touches no database (MariaDB is stopped now).
+        root.sh("apt-get install -y -q --no-install-recommends %s" % root.put(deb1))
+        out = root.sh("apt-get install -y -q --no-install-recommends %s" % root.put(deb2)).stdout
+        check("%s: an unconfigured upgrade runs no migration" % server,
+              "applying" not in out and "placardctl migrate" not in out, out[-1500:])
     finally:
         if web is not None or server == "apache":
             try:
