@@ -163,6 +163,15 @@ def stop_all():
                 p.wait(5)
 
 
+KEEP = []  # --keep: the roots stay under build/pkgtest/ for a look afterwards
+
+
+def discard(root):
+    """The root's copy (about 1 GB) goes once nothing is mounted in it."""
+    if not KEEP and not mounts:
+        shutil.rmtree(root.dir, ignore_errors=True)
+
+
 class Root:
     def __init__(self, name, policy=True):
         self.dir = os.path.join(WORK, "root-" + name)
@@ -516,6 +525,7 @@ def recipe(server, deb1, deb2, v2_migration):
                 pass
         stop_all()
         unmount_all()
+        discard(root)
 
 
 def manual(src):
@@ -553,6 +563,7 @@ def manual(src):
             pass
         stop_all()
         unmount_all()
+        discard(root)
 
 
 def deps_groups():
@@ -585,15 +596,19 @@ def deps_groups():
     finally:
         stop_all()
         unmount_all()
+        discard(root)
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--servers", default="apache,lighttpd,manual")
     ap.add_argument("--no-deps", action="store_true", help="skip the scripts/deps.sh check")
+    ap.add_argument("--keep", action="store_true", help="keep the roots under build/pkgtest/")
     ap.add_argument("--summary")
     ap.add_argument("--build", help="ignored (the .deb builds its own tree)")
     args = ap.parse_args()
+    if args.keep:
+        KEEP.append(True)
     if os.geteuid() != 0:
         sys.exit("package test: needs root (debootstrap, chroot, mount)")
     os.makedirs(WORK, exist_ok=True)
