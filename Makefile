@@ -43,21 +43,32 @@ CTL_SRCS  := $(shell find placardctl -name '*.cpp' | sort)
 CTL_OBJS  := $(CTL_SRCS:%.cpp=$(BUILD)/obj/%.o)
 UNIT_SRCS := $(shell find tests/unit -name '*.cpp' | sort)
 UNIT_OBJS := $(UNIT_SRCS:%.cpp=$(BUILD)/obj/%.o)
-DEPS_OK   := $(BUILD)/.deps-ok
+# scripts/deps.sh groups: build (make), run (make run/start), test (make test, bench, fuzz...).
+DEPS_OK      := $(BUILD)/.deps-build-ok
+DEPS_RUN_OK  := $(BUILD)/.deps-run-ok
+DEPS_TEST_OK := $(BUILD)/.deps-test-ok
 
-.PHONY: all deps node-deps run start stop test check unit e2e bench bench-handler lint analyze format clean fuzz fuzz-build
+.PHONY: all deps deps-run deps-test node-deps run start stop test check unit e2e bench bench-handler lint analyze format clean fuzz fuzz-build
 all: $(BUILD)/placard.fcgi $(BUILD)/placardctl
 
 # Debian packages: scripts/deps.sh installs only what is missing (as root) or explains and fails.
+# `make` needs the build group only: never a web server, a database server or a browser.
 deps $(DEPS_OK): scripts/deps.sh
-	@bash scripts/deps.sh
+	@bash scripts/deps.sh build
 	@mkdir -p $(BUILD) && touch $(DEPS_OK)
+deps-run $(DEPS_RUN_OK): scripts/deps.sh
+	@bash scripts/deps.sh run
+	@mkdir -p $(BUILD) && touch $(DEPS_RUN_OK)
+deps-test $(DEPS_TEST_OK): scripts/deps.sh
+	@bash scripts/deps.sh test
+	@mkdir -p $(BUILD) && touch $(DEPS_TEST_OK)
+$(UNIT_OBJS): | $(DEPS_TEST_OK)
 
 # The admin page's npm packages (uPlot; playwright-core and axe-core for its browser tests), from
 # the lock file: npm ci only when node_modules is missing or older than the lock.
 NODE_OK := node_modules/.package-lock.json
 node-deps: $(NODE_OK)
-$(NODE_OK): package-lock.json package.json | $(DEPS_OK)
+$(NODE_OK): package-lock.json package.json | $(DEPS_RUN_OK)
 	npm ci --no-audit --no-fund
 	@touch $@
 
@@ -83,10 +94,10 @@ $(BUILD)/placardctl: $(CTL_OBJS) $(BUILD)/libplacard.a
 $(BUILD)/unit_tests: $(UNIT_OBJS) $(BUILD)/libplacard.a
 	$(CXX) $(LDFLAGS) -o $@ $^ -lgtest -lgtest_main $(LIBS)
 
-run: all $(NODE_OK)
+run: all $(DEPS_RUN_OK) $(NODE_OK)
 	@bash scripts/stack.sh run
 
-start: all $(NODE_OK)
+start: all $(DEPS_RUN_OK) $(NODE_OK)
 	@bash scripts/stack.sh start
 
 stop:
@@ -101,12 +112,12 @@ $(BUILD)/network_probe: $(BUILD)/obj/tests/network_probe/network_probe.o $(BUILD
 
 # Every suite, in parallel lanes (docs/testing.md); a table of suites and seconds, then "N passed, M failed".
 # The fuzz targets' clang build is the fuzz suite's first step, beside the other suites.
-test: all $(BUILD)/unit_tests $(BUILD)/network_probe $(NODE_OK) bundle
+test: all $(DEPS_TEST_OK) $(BUILD)/unit_tests $(BUILD)/network_probe $(NODE_OK) bundle
 	@bash scripts/run-tests.sh
 
 # The development loop, a few minutes: build, the unit tests (the handlers' in-process tests
 # among them), and every linter over what changed since `git merge-base HEAD main`.
-check: all $(BUILD)/unit_tests $(NODE_OK)
+check: all $(DEPS_TEST_OK) $(BUILD)/unit_tests $(NODE_OK)
 	@$(BUILD)/unit_tests --gtest_brief=1
 	@bash scripts/lint.sh --changed
 
@@ -127,7 +138,7 @@ $(BUILD)/bundle-bin/placardctl: $(CTL_OBJS) $(BUILD)/libplacard.a
 bundle: $(BUILD)/bundle-bin/placard.fcgi $(BUILD)/bundle-bin/placardctl $(NODE_OK)
 	@BUILD=$(BUILD) bash scripts/bundle.sh
 
-bench: all $(BUILD)/bench-bare-fcgi
+bench: all $(DEPS_TEST_OK) $(BUILD)/bench-bare-fcgi
 	@bash scripts/bench.sh
 
 # The bench's bare baseline: a minimal libfcgi program, nothing of ours (bench/bare/).
@@ -159,7 +170,7 @@ FUZZ_LIB_OBJS := $(LIB_SRCS:%.cpp=$(FUZZ_BUILD)/obj/%.o)
 FUZZ_SRCS     := $(sort $(wildcard tests/fuzz/fuzz_*.cpp))
 FUZZ_TARGETS  := $(FUZZ_SRCS:tests/fuzz/%.cpp=$(FUZZ_BUILD)/%)
 
-$(FUZZ_BUILD)/obj/%.o: %.cpp tests/fuzz/ubsan-ignorelist.txt | $(DEPS_OK)
+$(FUZZ_BUILD)/obj/%.o: %.cpp tests/fuzz/ubsan-ignorelist.txt | $(DEPS_TEST_OK)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
@@ -182,21 +193,66 @@ fuzz: fuzz-build
 # Faults, load and scanners against a private stack on 127.0.0.1 (tests/resilience/,
 # docs/hardening.md); each prints a pass/fail table and keeps its figures under build/.
 .PHONY: chaos soak scan
-chaos: all
+chaos: all $(DEPS_TEST_OK)
 	@timeout -k 30 1200 python3 tests/resilience/chaos.py --build $(BUILD) --summary build/chaos/summary.json
 
 SOAK_SECONDS ?= 600
-soak: all
+soak: all $(DEPS_TEST_OK)
 	@timeout -k 30 $$(($(SOAK_SECONDS) + 600)) python3 tests/resilience/soak.py --build $(BUILD) \
 	  --seconds $(SOAK_SECONDS) --summary build/soak/summary.json
 
 # sqlmap and wapiti are installed here (scripts/deps.sh --scan), not for make test.
-scan: all
+scan: all $(DEPS_TEST_OK)
 	@bash scripts/deps.sh --scan
 	@timeout -k 30 5400 python3 tests/resilience/scan.py --build $(BUILD) --summary build/scan/summary.json
 
+# --- install: FHS paths (docs/operations.md, "Manual install"); the Debian package uses it too --
+# make install PREFIX=/usr DESTDIR=...: programs in $(PREFIX)/sbin, migrations, the admin page
+# (with uPlot from node_modules: make node-deps) and the web server snippets in
+# $(PREFIX)/share/placard, empty /etc/placard, /var/lib/placard and /var/log/placard. Never
+# writes a config, a user or a database: `placardctl setup` does.
+PREFIX     ?= /usr/local
+SBINDIR    := $(PREFIX)/sbin
+DATADIR    := $(PREFIX)/share/placard
+SYSCONFDIR ?= /etc
+RUNDIR     ?= /run/placard
+UPLOT_DIR  ?= node_modules/uplot/dist
+SUBST       = sed -e 's|@DATADIR@|$(DATADIR)|g' -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@RUNDIR@|$(RUNDIR)|g'
+.PHONY: install uninstall
+install: $(BUILD)/placard.fcgi $(BUILD)/placardctl
+	@test -r $(UPLOT_DIR)/uPlot.esm.js || { echo "install: $(UPLOT_DIR) missing (make node-deps)"; exit 1; }
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(DATADIR)/sql $(DESTDIR)$(DATADIR)/admin/vendor \
+	  $(DESTDIR)$(DATADIR)/doc
+	install -m 0755 $(BUILD)/placard.fcgi $(BUILD)/placardctl $(DESTDIR)$(SBINDIR)/
+	install -m 0644 sql/*.sql $(DESTDIR)$(DATADIR)/sql/
+	cp -R admin-static/. $(DESTDIR)$(DATADIR)/admin/
+	chmod -R u=rwX,go=rX $(DESTDIR)$(DATADIR)/admin
+	install -m 0644 $(UPLOT_DIR)/uPlot.esm.js $(UPLOT_DIR)/uPlot.min.css $(DESTDIR)$(DATADIR)/admin/vendor/
+	install -m 0644 VERSION docs/operations.md $(DESTDIR)$(DATADIR)/doc/
+	$(SUBST) dist/apache-placard.conf.in >$(DESTDIR)$(DATADIR)/apache-placard.conf
+	$(SUBST) dist/lighttpd-placard.conf.in >$(DESTDIR)$(DATADIR)/lighttpd-placard.conf
+	$(SUBST) dist/placard.service.in >$(DESTDIR)$(DATADIR)/placard.service
+	install -m 0644 dist/placard.logrotate $(DESTDIR)$(DATADIR)/placard.logrotate
+	chmod 0644 $(DESTDIR)$(DATADIR)/*.conf $(DESTDIR)$(DATADIR)/placard.service
+	install -d -m 0755 $(DESTDIR)$(SYSCONFDIR)/placard
+	install -d -m 0750 $(DESTDIR)/var/lib/placard $(DESTDIR)/var/log/placard
+
+# Removes what install put there; keeps /etc/placard, /var/lib/placard and /var/log/placard
+# (configuration and data are the operator's).
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/placard.fcgi $(DESTDIR)$(SBINDIR)/placardctl
+	rm -rf $(DESTDIR)$(DATADIR)
+
+# The Debian package (../placard_VERSION_amd64.deb, debian/) and its test: built, installed in a
+# fresh debootstrap root with Apache, then lighttpd, upgraded (tests/package/, as root).
+.PHONY: deb package-test
+deb: $(DEPS_OK) $(NODE_OK)
+	dpkg-buildpackage -us -uc
+package-test: $(DEPS_TEST_OK) $(NODE_OK)
+	@timeout -k 30 3600 python3 tests/package/test_package.py --summary build/pkgtest/summary.json
+
 # Every linter over every file (clang-tidy's fast checks; cached by content under build/lint-cache).
-lint: $(NODE_OK)
+lint: $(DEPS_TEST_OK) $(NODE_OK)
 	@bash scripts/lint.sh
 
 # clang-tidy with the static analyzer (clang-analyzer-*) over every translation unit, cached by

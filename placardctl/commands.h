@@ -18,7 +18,8 @@ struct Context {
   config::ServerConfig load() const;
 };
 
-// The migrations directory: the config's sql_dir, else <binary's dir>/../sql.
+// The migrations directory: the config's sql_dir, else <binary's dir>/../sql (a build tree),
+// else <binary's dir>/../share/placard/sql (installed).
 std::string sql_dir_of(const config::ServerConfig& c);
 
 using Argv = std::vector<std::string>;
@@ -35,5 +36,7 @@ int cmd_grant(const Context& ctx, const Argv& argv);
 int cmd_retention(const Context& ctx, const Argv& argv);
 int cmd_rollup(const Context& ctx, const Argv& argv);
 int cmd_sync(const Context& ctx, const Argv& argv);
+int cmd_setup(const Context& ctx, const Argv& argv);
+int cmd_config(const Context& ctx, const Argv& argv);
 
 }  // namespace placard::ctl

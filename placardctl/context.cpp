@@ -22,8 +22,11 @@ config::ServerConfig Context::load() const {
 
 std::string sql_dir_of(const config::ServerConfig& c) {
   if (!c.sql_dir.empty()) return c.sql_dir;
-  return (std::filesystem::canonical("/proc/self/exe").parent_path().parent_path() / "sql")
-      .string();
+  // build/placardctl -> sql/ of the source tree; /usr/bin/placardctl -> /usr/share/placard/sql.
+  const auto prefix = std::filesystem::canonical("/proc/self/exe").parent_path().parent_path();
+  std::error_code ec;
+  if (std::filesystem::is_directory(prefix / "sql", ec)) return (prefix / "sql").string();
+  return (prefix / "share" / "placard" / "sql").string();
 }
 
 }  // namespace placard::ctl

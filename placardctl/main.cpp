@@ -21,6 +21,8 @@ void usage(std::ostream& out) {
   out << "usage: placardctl [--config PATH] [--admin-config PATH] COMMAND [options]\n"
          "       placardctl --version\n"
          "  (each COMMAND has --help)\n"
+         "  setup         database, users, config, migrations, grants, first admin (idempotent)\n"
+         "  config        get or set one key of the config file (config get|set|list)\n"
          "  init          write a new config file with fresh secrets\n"
          "  migrate       apply database migrations\n"
          "  demo-data     load the demonstration catalog\n"
@@ -75,7 +77,8 @@ int main(int argc, char** argv) {
       {"demo-data", ctl::cmd_demo_data}, {"account", ctl::cmd_account},
       {"check", ctl::cmd_check},         {"catalog", ctl::cmd_catalog},
       {"grant", ctl::cmd_grant},         {"retention", ctl::cmd_retention},
-      {"rollup", ctl::cmd_rollup},       {"sync", ctl::cmd_sync}};
+      {"rollup", ctl::cmd_rollup},       {"sync", ctl::cmd_sync},
+      {"setup", ctl::cmd_setup},         {"config", ctl::cmd_config}};
   const auto it = commands.find(args[0]);
   if (it == commands.end()) {
     std::cerr << "placardctl: unknown command " << args[0] << "\n";

@@ -1,35 +1,69 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Placard needs to build, test and run its private stack.
-# Runs on every build: silent and quick when everything is present. Installs only what is
-# missing (as root), or, when not root, says what is missing and how to install it, and fails.
-#   scripts/deps.sh          what make, make test and the stack need
-#   scripts/deps.sh --scan   the scanners of `make scan` only (sqlmap, wapiti)
+# Installs the Debian packages Placard needs, by group, so that building on a server never brings
+# a web server, a database server or a browser:
+#   scripts/deps.sh build        compiler, -dev packages, pkg-config      (make, make install)
+#   scripts/deps.sh run          + what the embedded stack runs on        (make run, make start)
+#   scripts/deps.sh test         + what the tests use                     (make test, make bench, ...)
+#   scripts/deps.sh --scan       the scanners of `make scan` only (sqlmap, wapiti)
+#   scripts/deps.sh --print GROUP  the packages of GROUP (and the groups before it), one a line
+# Silent and quick when everything is present. Installs only what is missing (as root), or, when
+# not root, says what is missing and how to install it, and fails. Several groups may be named.
+#
+# Services: package scripts are kept from starting services while installing (policy-rc.d), and
+# every service unit or init script of a package this run newly installed (dependencies
+# included) is disabled for boot afterwards (deb-systemd-helper / systemctl, update-rc.d): the
+# project runs its own private MariaDB, lighttpd and Apache, and a server that already runs
+# Apache must not find lighttpd on port 80 after its next reboot. Packages that were already
+# installed keep whatever the administrator chose. docs/operations.md says so.
 set -euo pipefail
 
-readonly PACKAGES=(
+readonly BUILD_PACKAGES=(
   g++ make pkg-config
-  libfcgi-dev rapidjson-dev libmysqlcppconn-dev libssl-dev libcurl4-openssl-dev zlib1g-dev libgtest-dev
+  libfcgi-dev rapidjson-dev libmysqlcppconn-dev libssl-dev libcurl4-openssl-dev zlib1g-dev
+)
+NPM_PACKAGE=npm
+if command -v npm >/dev/null 2>&1; then NPM_PACKAGE=""; fi
+# shellcheck disable=SC2206 # NPM_PACKAGE: one word or none
+readonly RUN_PACKAGES=(
   mariadb-server mariadb-client
-  lighttpd apache2 libapache2-mod-fcgid apache2-suexec-pristine
-  wrk curl python3 openssl
+  lighttpd apache2 libapache2-mod-fcgid
+  curl python3 openssl
+  # The admin page's chart library (uPlot) comes from the npm lock file (make node-deps).
+  # Debian's npm only when no npm is there: NodeSource's nodejs brings its own and conflicts.
+  nodejs
+  ${NPM_PACKAGE}
+)
+readonly TEST_PACKAGES=(
+  libgtest-dev wrk
+  clang-format clang-tidy shellcheck python3-flake8
+  # Shared hosting (tests/shared_hosting/, tests/e2e/test_bundle.py): Debian's suEXEC, a static shell.
+  apache2-suexec-pristine busybox-static
   # tests/e2e/test_proxy.py: a TLS-terminating reverse proxy in front of the stack.
   haproxy
-  clang-format clang-tidy
-  # scripts/lint.sh: the shell and the Python linters (the JS ones come from the npm lock file).
-  shellcheck python3-flake8
   # make fuzz: clang and its runtimes (libFuzzer, ASan, UBSan; a Recommends of clang, so named).
   clang libclang-rt-dev
-  # The admin page's browser tests: node and npm (lock file installs by make), Debian's Chromium.
-  # Debian's npm only when no npm is there: NodeSource's nodejs brings its own and conflicts.
-  nodejs chromium
-  $(command -v npm >/dev/null 2>&1 || echo npm)
+  # The admin page's browser tests: Debian's Chromium (node from the run group).
+  chromium
+  # The package test (tests/package/): a fresh Debian root, the .deb built with debhelper.
+  debootstrap debhelper devscripts fakeroot lintian dpkg-dev
 )
 # Only for `make scan` (scripts/deps.sh --scan): make test does not need them.
 readonly SCAN_PACKAGES=(sqlmap wapiti)
-WANTED=("${PACKAGES[@]}")
+WANTED=()
 readonly POLICY_RC_D=/usr/sbin/policy-rc.d
 
 log() { printf 'deps: %s\n' "$*" >&2; }
+
+# Adds the packages of a group (each group includes the ones it builds on).
+want() {
+  case "$1" in
+    build) WANTED+=("${BUILD_PACKAGES[@]}") ;;
+    run) WANTED+=("${BUILD_PACKAGES[@]}" "${RUN_PACKAGES[@]}") ;;
+    test) WANTED+=("${BUILD_PACKAGES[@]}" "${RUN_PACKAGES[@]}" "${TEST_PACKAGES[@]}") ;;
+    --scan) WANTED+=("${SCAN_PACKAGES[@]}") ;;
+    *) log "unknown group '$1' (build, run, test, --scan)"; exit 2 ;;
+  esac
+}
 
 # Prints, one per line, the packages of WANTED that are not fully installed ("ii").
 missing_packages() {
@@ -42,11 +76,15 @@ missing_packages() {
     if ! grep -qxF -- "$pkg" <<<"$installed"; then
       printf '%s\n' "$pkg"
     fi
-  done
+  done | sort -u
 }
 
-# While installing, keep package scripts from starting system services (no systemd here, and
-# we run our own private MariaDB, lighttpd and Apache). Only a policy file we created is removed.
+installed_packages() {
+  dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' 2>/dev/null | awk '$2 == "ii" { print $1 }' | sort
+}
+
+# While installing, keep package scripts from starting system services. Only a policy file we
+# created is removed.
 CREATED_POLICY=0
 remove_policy() {
   if [[ "$CREATED_POLICY" == 1 ]]; then
@@ -67,8 +105,42 @@ block_service_starts() {
   fi
 }
 
+# policy-rc.d stops starting, not enabling: the postinst of a server package still links its
+# unit into multi-user.target.wants (and its init script into /etc/rc?.d). Undone here for the
+# packages this run installed, the way an administrator would, so that upgrades keep it so.
+disable_services_of() {
+  (($# > 0)) || return 0
+  local path name
+  # One dpkg -L for all (a run may bring hundreds of packages), only their units and scripts.
+  while IFS= read -r path; do
+    name="${path##*/}"
+    case "$path" in
+      */systemd/system/*.service)
+        [[ "$name" == *@.service ]] && continue
+        if [[ -d /run/systemd/system ]]; then
+          systemctl disable "$name" >/dev/null 2>&1 || true
+        elif command -v deb-systemd-helper >/dev/null; then
+          deb-systemd-helper disable "$name" >/dev/null 2>&1 || true
+        fi
+        log "disabled $name at boot (installed by this run; enable it yourself if you want it)"
+        ;;
+      /etc/init.d/*)
+        update-rc.d "$name" disable >/dev/null 2>&1 || true
+        ;;
+    esac
+  done < <(dpkg -L "$@" 2>/dev/null |
+    grep -E '^((/usr)?/lib/systemd/system/[^/]+\.service|/etc/init\.d/[^/.]+)$' || true)
+}
+
 main() {
-  if [[ "${1:-}" == --scan ]]; then WANTED=("${SCAN_PACKAGES[@]}"); fi
+  if [[ "${1:-}" == --print ]]; then
+    want "${2:-build}"
+    printf '%s\n' "${WANTED[@]}"
+    return 0
+  fi
+  (($# > 0)) || set -- build
+  local group
+  for group in "$@"; do want "$group"; done
   local missing
   mapfile -t missing < <(missing_packages)
   if [[ "${#missing[@]}" -eq 0 ]]; then
@@ -83,14 +155,18 @@ main() {
     exit 1
   fi
 
-  log "installing missing Debian packages: ${missing[*]}"
+  log "installing missing Debian packages ($*): ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
+  local before new
+  before="$(installed_packages)"
   block_service_starts
   apt-get update -qq
   apt-get install -y -q --no-install-recommends \
     -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
     "${missing[@]}"
   remove_policy
+  mapfile -t new < <(comm -13 <(printf '%s\n' "$before") <(installed_packages))
+  disable_services_of "${new[@]}"
 
   mapfile -t missing < <(missing_packages)
   if [[ "${#missing[@]}" -ne 0 ]]; then

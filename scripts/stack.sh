@@ -374,8 +374,6 @@ render() {
   mv -f -- "$output.tmp" "$output"
 }
 
-# new_secret BYTES: random, URL-safe text.
-new_secret() { openssl rand -base64 "$1" | tr -d '\n=' | tr '+/' '-_'; }
 
 setup_log_header() { printf '\n==== %s stack.sh: %s\n' "$(date -u +%FT%TZ)" "$*" >>"$SETUP_LOG"; }
 
@@ -564,37 +562,26 @@ retire_old_state() {
   rm -f -- "$FIRST_USE_MARK"
 }
 
-# First use: the database, the least-privilege application user, and placard.conf.
-create_config() {
-  local password pwfile
-  say "creating database '$DB_NAME', user '$DB_USER'@'localhost' and $CONF"
-  password="$(openssl rand -hex 24)"
-  setup_log_header "create database and user"
-  if ! db_admin >>"$SETUP_LOG" 2>&1 <<SQL; then
-CREATE DATABASE IF NOT EXISTS \`$DB_NAME\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
-CREATE USER IF NOT EXISTS '$DB_USER'@'localhost' IDENTIFIED BY '$password';
-ALTER USER '$DB_USER'@'localhost' IDENTIFIED BY '$password';
-REVOKE ALL PRIVILEGES, GRANT OPTION FROM '$DB_USER'@'localhost';
-SQL
-    fail "could not create the database and its user" "$SETUP_LOG" "$LOG/mariadb.err"
+# The database, the least-privilege application user, placard.conf (fresh secrets), migrations,
+# per-table grants and the first administrator: `placardctl setup`, the same code a real install
+# runs (docs/operations.md). Idempotent; the admin password goes to ADMIN_PASSWORD_FILE (0600)
+# only when it creates that account.
+NEW_ADMIN_PASSWORD=""
+setup_placard() {
+  local had_password=0
+  [[ ! -e "$ADMIN_PASSWORD_FILE" ]] || had_password=1
+  setup_log_header "placardctl setup"
+  if ! "$CTL" --config "$CONF" --admin-config "$ADMIN_CONF" setup \
+      --db-socket "$DB_SOCK" --db-admin-user "$DB_ADMIN" --db-name "$DB_NAME" --db-user "$DB_USER" \
+      --listen "unix:$WORKER_SOCK" --socket-group "" --threads "$THREADS" \
+      --log-file "$LOG/placard.log" --sql-dir "$REPO/sql" --config-group "$(id -gn)" \
+      --admin-email "$ADMIN_EMAIL" --admin-password-file "$ADMIN_PASSWORD_FILE" \
+      </dev/null >>"$SETUP_LOG" 2>&1; then
+    fail "placardctl setup failed" "$SETUP_LOG" "$LOG/mariadb.err" "$LOG/placard.log"
   fi
-
-  pwfile="$(umask 077 && mktemp "$RUN/.db-password.XXXXXX")"
-  TMP_FILES+=("$pwfile")
-  printf '%s' "$password" >"$pwfile"
-  setup_log_header "placardctl init"
-  if ! "$CTL" init --config "$CONF" --admin-config "$ADMIN_CONF" \
-      --listen "unix:$WORKER_SOCK" --socket-mode 0660 --threads "$THREADS" \
-      --db-socket "$DB_SOCK" --db-name "$DB_NAME" --db-user "$DB_USER" \
-      --db-password-file "$pwfile" --db-admin-user "$DB_ADMIN" \
-      --log-file "$LOG/placard.log" --sql-dir "$REPO/sql" \
-      --public-origin "$SCHEME://127.0.0.1:$PORT" --base-path "$BASE_PATH" >>"$SETUP_LOG" 2>&1; then
-    rm -f -- "$pwfile" "$CONF" "$ADMIN_CONF"
-    fail "placardctl init failed" "$SETUP_LOG"
+  if ((!had_password)) && [[ -s "$ADMIN_PASSWORD_FILE" ]]; then
+    NEW_ADMIN_PASSWORD="$(cat -- "$ADMIN_PASSWORD_FILE")"
   fi
-  rm -f -- "$pwfile"
-  [[ -s "$CONF" ]] || fail "placardctl init did not write $CONF" "$SETUP_LOG"
-  [[ -s "$ADMIN_CONF" ]] || fail "placardctl init did not write $ADMIN_CONF" "$SETUP_LOG"
 }
 
 # Every start: where this stack is reached (PORT, TLS and BASE_PATH may differ from the start
@@ -602,19 +589,6 @@ SQL
 frontage_config() {
   sed -i -E '/^(public_origin|base_path)[[:space:]]*=/d' -- "$CONF"
   printf 'public_origin = %s\nbase_path = %s\n' "${PUBLIC_ORIGIN:-$SCHEME://127.0.0.1:$PORT}" "$BASE_PATH" >>"$CONF"
-}
-
-migrate() {
-  setup_log_header "placardctl migrate"
-  ctl migrate >>"$SETUP_LOG" 2>&1 || fail "placardctl migrate failed" "$SETUP_LOG" "$LOG/placard.log"
-  grant_runtime_user
-}
-
-# After every migrate: the runtime user's privileges, table by table (audit_log: SELECT, INSERT;
-# schema_migrations: SELECT; the rest: SELECT, INSERT, UPDATE, DELETE). Idempotent.
-grant_runtime_user() {
-  setup_log_header "placardctl grant --user $DB_USER"
-  ctl grant --user "$DB_USER" --host localhost >>"$SETUP_LOG" 2>&1 || fail "placardctl grant failed" "$SETUP_LOG"
 }
 
 load_demo_data_once() {
@@ -627,30 +601,6 @@ load_demo_data_once() {
   else
     echo "demo data skipped (DEMO_DATA=0) $(date -u +%FT%TZ)" >"$FIRST_USE_MARK"
   fi
-}
-
-# The first administrator, once: password generated, kept in VAR_DIR/admin-password (0600).
-NEW_ADMIN_PASSWORD=""
-create_admin_once() {
-  [[ ! -e "$ADMIN_PASSWORD_FILE" ]] || return 0
-  local password output
-  password="$(new_secret 18)"
-  (umask 077 && printf '%s\n' "$password" >"$ADMIN_PASSWORD_FILE.tmp")
-  TMP_FILES+=("$ADMIN_PASSWORD_FILE.tmp")
-  setup_log_header "placardctl account create --email $ADMIN_EMAIL --approve"
-  if output="$(printf '%s\n' "$password" | ctl account create --email "$ADMIN_EMAIL" --approve 2>&1)"; then
-    printf '%s\n' "$output" >>"$SETUP_LOG"
-    mv -f -- "$ADMIN_PASSWORD_FILE.tmp" "$ADMIN_PASSWORD_FILE"
-    NEW_ADMIN_PASSWORD="$password"
-    return 0
-  fi
-  printf '%s\n' "$output" >>"$SETUP_LOG"
-  rm -f -- "$ADMIN_PASSWORD_FILE.tmp"
-  if grep -qiE 'exist|duplicate|conflict' <<<"$output"; then
-    warn "the account $ADMIN_EMAIL already exists but $ADMIN_PASSWORD_FILE is missing; its password is unknown to this script"
-    return 0
-  fi
-  fail "could not create the first account $ADMIN_EMAIL" "$SETUP_LOG"
 }
 
 # ---- Worker --------------------------------------------------------------------------------
@@ -955,13 +905,11 @@ bring_up() {
   db_install_if_needed
   if ((DB_FRESH)); then retire_old_state; fi
   db_start
-  if [[ ! -e "$CONF" ]]; then create_config; fi
   upgrade_config
+  setup_placard
   apply_conf_set
   frontage_config
-  migrate
   load_demo_data_once
-  create_admin_once
   copy_static
   if [[ "$SERVER" != apache-fcgid ]]; then worker_start; fi
   web_start

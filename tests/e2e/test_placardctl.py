@@ -2,6 +2,7 @@
 and does its job (migrate is idempotent, accounts are created and approved, init never
 overwrites by accident, check reaches the database)."""
 
+import grp
 import hashlib
 import json
 import os
@@ -23,7 +24,8 @@ def newest_migration():
                if n[:4].isdigit() and n.endswith(".sql"))
 
 
-COMMANDS = ["init", "migrate", "demo-data", "account", "check", "catalog", "grant", "retention"]
+COMMANDS = ["init", "migrate", "demo-data", "account", "check", "catalog", "grant", "retention",
+            "setup", "config"]
 
 
 class PlacardctlTests(H.StackTestCase):
@@ -198,6 +200,104 @@ class PlacardctlTests(H.StackTestCase):
         self.assertIn("GRANT SELECT, UPDATE ON `placard`.`catalog_version`", grants)
         self.assertIn("GRANT SELECT, INSERT, UPDATE ON `placard`.`settings`", grants)
         self.assertIn("GRANT SELECT, INSERT, DELETE ON `placard`.`ignored_events`", grants)
+
+    def setup_files(self):
+        """A fresh directory for setup's two config files, and the stack's runtime password."""
+        directory = tempfile.mkdtemp(prefix="placard-e2e-setup-")
+        self.addCleanup(shutil.rmtree, directory, True)
+        conf = self.stack.config()
+        pwfile = os.path.join(directory, "db-password")
+        with open(pwfile, "w") as f:
+            f.write(conf["db.password"] + "\n")
+        return directory, conf, pwfile
+
+    def setup(self, directory, *args):
+        cmd = [os.path.join(H.ROOT, self.stack.build, "placardctl"),
+               "--config", os.path.join(directory, "placard.conf"),
+               "--admin-config", os.path.join(directory, "placard-admin.conf"), "setup",
+               "--db-socket", self.stack.path("mysql.sock"), "--listen",
+               "unix:" + os.path.join(directory, "placard.sock"),
+               "--config-group", grp.getgrgid(os.getgid()).gr_name] + list(args)
+        proc = subprocess.run(cmd, capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
+        return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
+
+    def test_setup_single_user_is_idempotent_and_writes_a_group_readable_config(self):
+        directory, conf, pwfile = self.setup_files()
+        # The one account a host gives: all privileges on its database, no others.
+        user, password = "e2e_single_%d" % os.getpid(), "pw-%d-single" % os.getpid()
+        H.db("CREATE USER '%s'@'localhost' IDENTIFIED BY '%s'; "
+             "GRANT ALL PRIVILEGES ON placard.* TO '%s'@'localhost'" % (user, password, user))
+        self.addCleanup(H.db, "DROP USER IF EXISTS '%s'@'localhost'" % user)
+        with open(pwfile, "w") as f:
+            f.write(password + "\n")
+        args = ("--single-user", "--db-user", user, "--db-password-file", pwfile)
+        rc, out, err = self.setup(directory, *args)
+        self.assertEqual(rc, 0, out + err)
+        self.assertIn("config: wrote", out)
+        self.assertIn("schema: up to date", out)
+        self.assertNotIn("grants:", out)  # one user: nothing granted
+        self.assertNotIn(password, out + err)
+        path = os.path.join(directory, "placard.conf")
+        self.assertEqual(os.stat(path).st_mode & 0o777, 0o640)
+        self.assertEqual(os.stat(path).st_gid, os.getgid())
+        self.assertEqual(os.stat(os.path.join(directory, "placard-admin.conf")).st_mode & 0o777, 0o600)
+        with open(path) as f:
+            first = f.read()
+        rc, out, err = self.setup(directory, *args)
+        self.assertEqual(rc, 0, out + err)
+        self.assertIn("exists, kept", out)
+        with open(path) as f:
+            self.assertEqual(f.read(), first)  # the secrets stay
+        rc, out, err = self.ctl("--config", path, "check", config=False)
+        self.assertEqual(rc, 0, err)
+
+    def test_setup_exit_codes(self):
+        directory, conf, pwfile = self.setup_files()
+        with open(pwfile, "w") as f:
+            f.write("not-the-password\n")
+        rc, _, err = self.setup(directory, "--single-user", "--db-user", conf["db.user"],
+                                "--db-password-file", pwfile)
+        self.assertEqual(rc, 3, err)
+        self.assertIn("cannot connect to the database as %s" % conf["db.user"], err)
+        rc, _, err = self.setup(tempfile.mkdtemp(dir=directory), "--single-user")
+        self.assertEqual(rc, 2, err)
+        self.assertIn("--single-user needs --db-user and --db-password-file", err)
+        other = tempfile.mkdtemp(dir=directory)
+        rc, _, err = self.setup(other, "--single-user", "--db-user", conf["db.user"],
+                                "--db-password-file", pwfile, "--config-group", "no-such-group-x")
+        self.assertEqual(rc, 6, err)
+        self.assertIn("no group 'no-such-group-x'", err)
+
+    def test_config_get_set_list(self):
+        directory = tempfile.mkdtemp(prefix="placard-e2e-config-")
+        self.addCleanup(shutil.rmtree, directory, True)
+        path = os.path.join(directory, "placard.conf")
+        shutil.copy(self.stack.path("placard.conf"), path)
+        os.chmod(path, 0o640)
+        rc, out, err = self.ctl("--config", path, "config", "get", "threads", config=False)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(out.strip(), self.stack.config()["threads"])
+        rc, out, err = self.ctl("--config", path, "config", "set", "trusted_proxies",
+                                "10.0.0.0/8, ::1", config=False)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(os.stat(path).st_mode & 0o777, 0o640)  # owner and mode kept
+        rc, out, err = self.ctl("--config", path, "config", "get", "trusted_proxies", config=False)
+        self.assertEqual(out.strip(), "10.0.0.0/8, ::1")
+        with open(path) as f:
+            before = f.read()
+        for key, value in (("threads", "0"), ("trusted_proxies", "nonsense"), ("no.key", "1"),
+                           ("network.awin.api_base", "http://example.com")):
+            rc, out, err = self.ctl("--config", path, "config", "set", key, value, config=False)
+            self.assertEqual(rc, 2, (key, out, err))
+        with open(path) as f:
+            self.assertEqual(f.read(), before)  # nothing half written
+        rc, out, err = self.ctl("--config", path, "config", "list", config=False)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("token.keys = <secret>", out)
+        self.assertNotIn(self.stack.config()["token.keys"], out)
+        # The worker's own reading of the file agrees.
+        rc, out, err = self.ctl("--config", path, "check", config=False)
+        self.assertEqual(rc, 0, err)
 
     def test_grant_is_idempotent(self):
         rc, out, err = self.ctl("grant", "--print")

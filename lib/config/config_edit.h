@@ -1,0 +1,23 @@
+#pragma once
+// `placardctl config get|set`: reading and changing one key of the worker's config file text.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace placard::config {
+
+// Every key of the worker's config file, in the order render_server_config writes them (so a
+// key added there is known here without another list).
+std::vector<std::string> config_keys();
+
+// The key's effective value: the file's, else the default as render_server_config writes it.
+// ConfigError for a key that is not a config key, or a file that does not parse.
+std::string get_config_value(std::string_view text, const std::string& key);
+
+// The text with `key = value`: its line replaced where it stands (comments, order and every
+// other line kept), else appended. The whole result is validated (server_config_from) before it
+// is returned: a bad value, an unknown key or a value with a line break throws ConfigError.
+std::string set_config_value(std::string_view text, const std::string& key,
+                             const std::string& value);
+
+}  // namespace placard::config

@@ -1,0 +1,84 @@
+// placardctl config get|set|list: one key of the worker's config file, validated, written in one
+// step (a temporary file renamed) with the file's owner, group and mode kept.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#include "lib/config/config_edit.h"
+#include "lib/config/config_file.h"
+#include "lib/util/private_file.h"
+#include "placardctl/args.h"
+#include "placardctl/commands.h"
+
+namespace placard::ctl {
+
+namespace {
+
+const char* const kUsage =
+    "placardctl config get KEY          the key's value (the default when the file has none)\n"
+    "placardctl config set KEY VALUE    change it (validated; restart the worker afterwards)\n"
+    "placardctl config list             every key with its value (secrets shown as <secret>)\n"
+    "Keys are those of the worker's config file (--config); `list` names them all.\n";
+
+std::string read_config(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw config::ConfigError("cannot read config file " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool is_secret(const std::string& key) {
+  static const std::set<std::string> secrets{"db.password", "token.keys", "credentials.key"};
+  return secrets.count(key) != 0;
+}
+
+}  // namespace
+
+int cmd_config(const Context& ctx, const Argv& argv) {
+  if (argv.empty() || argv[0] == "--help" || argv[0] == "-h") {
+    std::cout << kUsage;
+    return argv.empty() ? 2 : 0;
+  }
+  const std::string& sub = argv[0];
+  const std::size_t want = sub == "get" ? 2 : sub == "set" ? 3 : sub == "list" ? 1 : 0;
+  if (want == 0) throw UsageError("unknown config command " + sub + "\n" + kUsage);
+  if (argv.size() != want) throw UsageError(std::string("wrong number of arguments\n") + kUsage);
+  const std::string text = read_config(ctx.config_path);
+  try {
+    if (sub == "list") {
+      for (const auto& key : config::config_keys()) {
+        const auto value = config::get_config_value(text, key);
+        std::cout << key << " = " << (is_secret(key) && !value.empty() ? "<secret>" : value)
+                  << "\n";
+      }
+      return 0;
+    }
+    if (sub == "get") {
+      std::cout << config::get_config_value(text, argv[1]) << "\n";
+      return 0;
+    }
+    const std::string updated = config::set_config_value(text, argv[1], argv[2]);
+    struct stat st {};
+    if (::stat(ctx.config_path.c_str(), &st) != 0) {
+      throw std::runtime_error("cannot stat " + ctx.config_path);
+    }
+    util::write_private_file(ctx.config_path, updated, true);
+    if (::chown(ctx.config_path.c_str(), st.st_uid, st.st_gid) != 0 ||
+        ::chmod(ctx.config_path.c_str(), st.st_mode & 07777) != 0) {
+      throw std::runtime_error("wrote " + ctx.config_path +
+                               " but could not give it back its owner and mode");
+    }
+  } catch (const config::ConfigError& e) {
+    throw UsageError(e.what());
+  }
+  std::cout << argv[1] << " set in " << ctx.config_path
+            << "; restart the worker for it to take effect\n";
+  return 0;
+}
+
+}  // namespace placard::ctl
