@@ -164,6 +164,12 @@ fuzz: fuzz-build
 chaos: all
 	@timeout -k 30 1200 python3 tests/resilience/chaos.py --build $(BUILD) --summary build/chaos/summary.json
 
+# Two web hosts in network namespaces over one MariaDB primary, behind haproxy (tests/cluster/,
+# docs/scaling.md); needs root (ip netns). Removes everything it made, whatever happens.
+.PHONY: cluster-test
+cluster-test: all
+	@timeout -k 30 600 python3 tests/cluster/cluster.py --build $(BUILD) --summary build/cluster/summary.json
+
 SOAK_SECONDS ?= 600
 soak: all
 	@timeout -k 30 $$(($(SOAK_SECONDS) + 600)) python3 tests/resilience/soak.py --build $(BUILD) \

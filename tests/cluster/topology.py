@@ -16,6 +16,7 @@ namespaces (their veths and the bridge go with them) and the temporary directory
 
 import ctypes
 import os
+import re
 import shutil
 import signal
 import socket
@@ -69,7 +70,21 @@ class Topology:
         return os.path.join(self.dir, *parts)
 
     # -- network ------------------------------------------------------------------------------
+    @staticmethod
+    def sweep_stale():
+        """Namespaces of an earlier run that was SIGKILLed (plc25-<pid>-*, that pid gone):
+        removed. Processes in them died with that run's process group or are killed here."""
+        out = run("ip", "netns", "list", check=False).stdout.decode()
+        for line in out.splitlines():
+            m = re.match(r"(plc25-(\d+)-\w+)", line)
+            if m and not os.path.exists("/proc/" + m.group(2)):
+                for pid in run("ip", "netns", "pids", m.group(1), check=False).stdout.split():
+                    os.kill(int(pid), signal.SIGKILL)
+                run("ip", "netns", "del", m.group(1), check=False)
+                log("removed the stale namespace %s" % m.group(1))
+
     def make_network(self):
+        self.sweep_stale()
         lb = self.ns("lb")
         for name in ("lb", "db", "h1", "h2"):
             run("ip", "netns", "add", self.ns(name))
