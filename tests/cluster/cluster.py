@@ -199,6 +199,26 @@ def check_rollup(topo, h1, h2, lb, checks):
                all(c in (0, 3) for c in codes), "exit codes %s" % codes)
 
 
+def check_replica(topo, checks, figures):
+    """The replica has replayed everything the primary wrote (GTID positions equal, the same
+    row counts), within 10 s of the last write."""
+    def positions():
+        p = topo.sql("SELECT @@gtid_binlog_pos", database="mysql")[0][0]
+        r = topo.sql("SELECT @@gtid_slave_pos", database="mysql", cnf=topo.replica_cnf)[0][0]
+        return p, r
+    caught = within(10, lambda: (lambda pr: pr[0] == pr[1])(positions()), interval=0.1)
+    p, r = positions()
+    counts = "SELECT (SELECT COUNT(*) FROM impressions), (SELECT COUNT(*) FROM stats_daily), " \
+             "(SELECT COUNT(*) FROM accounts), (SELECT COUNT(*) FROM offers)"
+    cp, cr = topo.sql(counts)[0], topo.sql(counts, cnf=topo.replica_cnf)[0]
+    status = topo.sql("SHOW SLAVE STATUS", database="mysql", cnf=topo.replica_cnf)
+    figures["replica"] = {"caught_up_s": caught, "primary_gtid": p, "replica_gtid": r}
+    checks.add("replica", "GTID replica caught up with the primary within 10 s, same rows",
+               caught is not None and cp == cr and bool(status),
+               "caught up in %s; GTID %s / %s; impressions, stats_daily, accounts, offers %s / %s"
+               % ("-" if caught is None else "%.0f ms" % (caught * 1000), p, r, cp, cr))
+
+
 WRK_LUA = """wrk.method = "POST"
 wrk.body = '%s'
 wrk.headers["Content-Type"] = "application/json"
@@ -270,6 +290,7 @@ def main():
         topo.make_network()
         topo.enter_lb()
         topo.start_db()
+        topo.start_replica()
         topo.init_database()
         for name in T.HOST_IPS:
             topo.start_host(name)
@@ -290,6 +311,7 @@ def main():
         check_admin_change(topo, h1, h2, admin, checks)
         check_rollup(topo, h1, h2, lb, checks)
         load_step(topo, lb, checks, a.load_seconds, figures)
+        check_replica(topo, checks, figures)
     except BaseException as e:  # noqa: B902 - a failure of any kind still cleans up
         failed_setup = "%s: %s" % (type(e).__name__, e)
         checks.add("run", "the run completed", False, failed_setup[:500])

@@ -7,6 +7,8 @@ namespaces have no default route: nothing in them can reach anything outside the
     ns <p>-lb   bridge br0 10.253.25.1/24, haproxy on 127.0.0.1:<port> (the namespace's own
                 loopback); the test process itself joins this namespace (setns) after setup
     ns <p>-db   10.253.25.2: MariaDB primary (port 3306, and its unix socket for placardctl)
+    ns <p>-db2  10.253.25.3: MariaDB replica (GTID replication from the primary; not read by
+                the workers yet: the db.read_* settings are not part of this step)
     ns <p>-h1   10.253.25.11: lighttpd + placard.fcgi (supervisor, WORKERS processes)
     ns <p>-h2   10.253.25.12: the same binaries, the same config but for the socket and log
 
@@ -31,7 +33,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "e2e"))
 import harness as H  # noqa: E402
 
 NET = "10.253.25."  # the private /24; see the module's docstring
-LB_IP, DB_IP = NET + "1", NET + "2"
+LB_IP, DB_IP, REPLICA_IP = NET + "1", NET + "2", NET + "3"
 HOST_IPS = {"h1": NET + "11", "h2": NET + "12"}
 DB_PORT = 3306  # inside the db namespace only
 CLONE_NEWNET = 0x40000000
@@ -86,14 +88,15 @@ class Topology:
     def make_network(self):
         self.sweep_stale()
         lb = self.ns("lb")
-        for name in ("lb", "db", "h1", "h2"):
+        for name in ("lb", "db", "db2", "h1", "h2"):
             run("ip", "netns", "add", self.ns(name))
             self.namespaces.append(self.ns(name))
             run("ip", "-n", self.ns(name), "link", "set", "lo", "up")
         run("ip", "-n", lb, "link", "add", "br0", "type", "bridge")
         run("ip", "-n", lb, "addr", "add", LB_IP + "/24", "dev", "br0")
         run("ip", "-n", lb, "link", "set", "br0", "up")
-        for name, ip in (("db", DB_IP), ("h1", HOST_IPS["h1"]), ("h2", HOST_IPS["h2"])):
+        for name, ip in (("db", DB_IP), ("db2", REPLICA_IP), ("h1", HOST_IPS["h1"]),
+                         ("h2", HOST_IPS["h2"])):
             # The pair is created inside lb, then one end moves to the host's namespace: no
             # interface of this test ever exists in the root namespace.
             run("ip", "-n", lb, "link", "add", "v-" + name, "type", "veth", "peer", "name", "eth0")
@@ -133,9 +136,14 @@ class Topology:
         raise RuntimeError("%s not ready within %d s" % (what, timeout))
 
     # -- MariaDB ------------------------------------------------------------------------------
-    def start_db(self):
-        d = self.path("db")
+    def start_db(self, name="db", ip=DB_IP, server_id=1):
+        """A MariaDB server in namespace `name`: the primary (binary log, GTIDs) or, with
+        server_id > 1, a read-only replica. Returns its my.cnf."""
+        d = self.path(name)
         os.makedirs(os.path.join(d, "tmp"))
+        sock = os.path.join(d, "mysql.sock")
+        role = ("log_bin=%s/binlog\nbinlog_format=ROW\n" % d if server_id == 1 else
+                "relay_log=%s/relay\nread_only=1\n" % d)
         cnf = os.path.join(d, "my.cnf")
         with open(cnf, "w") as f:
             f.write("[mysqld]\ndatadir=%s/data\nsocket=%s\npid-file=%s/mariadb.pid\n"
@@ -144,20 +152,34 @@ class Topology:
                     "default-time-zone=+00:00\nskip-name-resolve\ninnodb_buffer_pool_size=128M\n"
                     "innodb_flush_log_at_trx_commit=1\ninnodb_spin_wait_delay=0\n"
                     "thread_handling=pool-of-threads\nmax_connections=256\nperformance_schema=OFF\n"
-                    "server_id=1\nlog_bin=%s/binlog\nbinlog_format=ROW\n"
+                    "server_id=%d\n%s"
                     "[client]\nsocket=%s\ndefault-character-set=utf8mb4\n"
-                    % (d, self.db_sock, d, DB_IP, DB_PORT, d, d, d, self.db_sock))
-        self.mycnf = cnf
+                    % (d, sock, d, ip, DB_PORT, d, d, server_id, role, sock))
         run("mariadb-install-db", "--defaults-file=" + cnf, "--user=root",
             "--auth-root-authentication-method=socket", "--skip-test-db", timeout=120)
-        p = self.spawn("mariadb", "db", ["mariadbd", "--defaults-file=" + cnf, "--user=root"],
+        p = self.spawn("mariadb " + name, name, ["mariadbd", "--defaults-file=" + cnf, "--user=root"],
                        os.path.join(d, "mariadbd.out"))
-        self.wait_for("MariaDB", lambda: run("mariadb-admin", "--defaults-file=" + cnf, "-u", "root",
-                                             "--connect-timeout=2", "ping", check=False).returncode == 0,
+        self.wait_for("MariaDB " + name, lambda: run("mariadb-admin", "--defaults-file=" + cnf, "-u", "root",
+                                                     "--connect-timeout=2", "ping", check=False).returncode == 0,
                       proc=p)
+        if server_id == 1:
+            self.mycnf = cnf
+        return cnf
 
-    def sql(self, statement, database="placard"):
-        p = run("mariadb", "--defaults-file=" + self.mycnf, "-u", "root", database, "--batch",
+    def start_replica(self):
+        """MariaDB's own GTID replication: a replica in namespace db2 (10.253.25.3) that replays
+        the primary's binary log from its first transaction (started before the schema exists,
+        so no copy of the data is needed)."""
+        password = os.urandom(12).hex()
+        self.sql("CREATE USER 'repl'@'%s' IDENTIFIED BY '%s'; GRANT REPLICATION SLAVE ON *.* TO "
+                 "'repl'@'%s'" % (REPLICA_IP, password, REPLICA_IP), database="mysql")
+        self.replica_cnf = self.start_db("db2", REPLICA_IP, server_id=2)
+        self.sql("SET GLOBAL gtid_slave_pos = ''; CHANGE MASTER TO MASTER_HOST = '%s', MASTER_PORT = %d, "
+                 "MASTER_USER = 'repl', MASTER_PASSWORD = '%s', MASTER_USE_GTID = slave_pos; START SLAVE"
+                 % (DB_IP, DB_PORT, password), database="mysql", cnf=self.replica_cnf)
+
+    def sql(self, statement, database="placard", cnf=None):
+        p = run("mariadb", "--defaults-file=" + (cnf or self.mycnf), "-u", "root", database, "--batch",
                 "--skip-column-names", "-e", statement)
         return [line.split("\t") for line in p.stdout.decode("utf-8", "replace").splitlines()]
 
