@@ -265,7 +265,7 @@ class Topology:
         with open(cfg, "w") as f:
             # Health checks bounded generously (timeout check 3s, down after 3 failures): on two
             # busy cores a 1 s check took a host out of the pool under the load step.
-            f.write("global\n    maxconn 4096\n    stats socket %s mode 600\n\n"
+            f.write("global\n    maxconn 4096\n    stats socket %s mode 600 level admin\n\n"
                     "defaults\n    mode http\n    timeout connect 2s\n    timeout check 3s\n"
                     "    timeout client 30s\n    timeout server 30s\n\n"
                     "frontend placard\n    bind 127.0.0.1:%d\n    default_backend hosts\n\n"
@@ -274,13 +274,11 @@ class Topology:
         run("haproxy", "-c", "-f", cfg)
         self.spawn("haproxy", "lb", ["haproxy", "-db", "-f", cfg], self.path("haproxy.log"))
 
-    def answered(self, field="hrsp_2xx"):
-        """{host: 2xx answers haproxy got from it so far} (its stats socket, `show stat`); another
-        `field`, e.g. status: that column as text."""
+    def haproxy_command(self, command):
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         s.settimeout(5)
         s.connect(self.path("haproxy.stat"))
-        s.sendall(b"show stat\n")
+        s.sendall(command.encode() + b"\n")
         data = b""
         while True:
             chunk = s.recv(65536)
@@ -288,7 +286,12 @@ class Topology:
                 break
             data += chunk
         s.close()
-        lines = data.decode("utf-8", "replace").splitlines()
+        return data.decode("utf-8", "replace")
+
+    def answered(self, field="hrsp_2xx"):
+        """{host: 2xx answers haproxy got from it so far} (its stats socket, `show stat`); another
+        `field`, e.g. status: that column as text."""
+        lines = self.haproxy_command("show stat").splitlines()
         head = lines[0].lstrip("# ").split(",")
         out = {}
         for line in lines[1:]:
