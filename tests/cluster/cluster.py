@@ -14,7 +14,9 @@ haproxy and directly to each host:
 - an admin change (an offer disabled, then enabled) is visible on every host within a second;
 - the rollup (the workers' step, one runner at a time across hosts; and `placardctl rollup`
   started on both hosts at once) counts the events of both hosts exactly once in stats_daily;
-- load (bounded): offers queries/s through haproxy to both hosts vs to one host, one run.
+  while the primary's rollup lock is held elsewhere, neither host's runner runs;
+- load (bounded): offers queries/s through haproxy to both hosts vs to one host, one run;
+- a GTID replica of the primary has caught up after all of it.
 
 Prints a pass/fail table; --summary writes {"passed", "failed", "checks", "figures"}. Everything
 it made is removed at the end, on an error, and on SIGTERM/SIGINT.
@@ -197,6 +199,35 @@ def check_rollup(topo, h1, h2, lb, checks):
                "%s" % (recorded, raw, rolled, done))
     checks.add("rollup", "placardctl rollup on two hosts at once: each counted or found the other at it",
                all(c in (0, 3) for c in codes), "exit codes %s" % codes)
+    # The lock is the primary's: while a session elsewhere (here: the db namespace's socket)
+    # holds placard.rollup, a runner on either host finds it taken (exit 3); released, it runs.
+    holder = subprocess.Popen(["mariadb", "--defaults-file=" + topo.mycnf, "-u", "root", "--batch",
+                               "--skip-column-names", "-e",
+                               "SELECT GET_LOCK('placard.rollup', 5); SELECT SLEEP(4)"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        held = within(3, lambda: topo.sql(
+            "SELECT IS_USED_LOCK('placard.rollup') = (SELECT ID FROM information_schema.PROCESSLIST "
+            "WHERE INFO LIKE 'SELECT SLEEP(4)%' LIMIT 1)")[0][0] == "1")
+        taken = {n: subprocess.run(["ip", "netns", "exec", topo.ns(n)] + ctl, capture_output=True,
+                                   timeout=60).returncode for n in T.HOST_IPS}
+    finally:
+        # Its server-side session would hold the lock until SLEEP ends: ended there too.
+        for row in topo.sql("SELECT ID FROM information_schema.PROCESSLIST WHERE INFO LIKE "
+                            "'SELECT SLEEP(4)%' AND ID <> CONNECTION_ID()"):
+            topo.sql("KILL %d" % int(row[0]))
+        holder.kill()
+        holder.wait(10)
+    after = []  # the workers' own step takes the lock every second: retry a few times
+    t_end = time.monotonic() + 5
+    while time.monotonic() < t_end and (not after or after[-1] == 3):
+        after.append(subprocess.run(["ip", "netns", "exec", topo.ns("h1")] + ctl, capture_output=True,
+                                    timeout=60).returncode)
+        time.sleep(0.1 if after[-1] == 3 else 0)
+    checks.add("rollup", "while the primary's rollup lock is held elsewhere, no host runs; then h1 does",
+               held is not None and set(taken.values()) == {3} and after[-1] == 0,
+               "held by the test's session: %s, exit codes while held %s, after release %s"
+               % (held is not None, taken, after))
 
 
 def check_replica(topo, checks, figures):
