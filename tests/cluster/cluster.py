@@ -29,7 +29,6 @@ import re
 import signal
 import subprocess
 import sys
-import threading
 import time
 from http import client as httpclient
 
@@ -321,8 +320,8 @@ def main():
     a.load_seconds = max(1, min(a.load_seconds, 10))
 
     def on_signal(signum, frame):
-        raise SystemExit("cluster-test: %s" % ("time limit reached" if signum == signal.SIGALRM
-                                              else "signal %d" % signum))
+        why = "time limit reached" if signum == signal.SIGALRM else "signal %d" % signum
+        raise SystemExit("cluster-test: " + why)
     for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGALRM):
         signal.signal(s, on_signal)
     signal.alarm(a.timeout)

@@ -47,8 +47,8 @@ def log(msg):
 def run(*cmd, check=True, timeout=60, **kw):
     p = subprocess.run(list(cmd), capture_output=True, timeout=timeout, **kw)
     if check and p.returncode != 0:
-        raise RuntimeError("%s failed (%d): %s" % (" ".join(cmd), p.returncode,
-                                                 p.stderr.decode("utf-8", "replace")[-2000:]))
+        err = p.stderr.decode("utf-8", "replace")[-2000:]
+        raise RuntimeError("%s failed (%d): %s" % (" ".join(cmd), p.returncode, err))
     return p
 
 
