@@ -196,6 +196,15 @@ fuzz: fuzz-build
 chaos: all $(DEPS_TEST_OK)
 	@timeout -k 30 1200 python3 tests/resilience/chaos.py --build $(BUILD) --summary build/chaos/summary.json
 
+# Two web hosts in network namespaces over one MariaDB primary, behind haproxy (tests/cluster/,
+# docs/scaling.md); needs root (ip netns). Removes everything it made, whatever happens.
+# CLUSTER_LOAD_SECONDS (8, at most 10): each of the three load runs; 2 makes the run ~25 s.
+CLUSTER_LOAD_SECONDS ?= 8
+.PHONY: cluster-test
+cluster-test: all
+	@timeout -k 30 600 python3 tests/cluster/cluster.py --build $(BUILD) \
+	  --load-seconds $(CLUSTER_LOAD_SECONDS) --summary build/cluster/summary.json
+
 SOAK_SECONDS ?= 600
 soak: all $(DEPS_TEST_OK)
 	@timeout -k 30 $$(($(SOAK_SECONDS) + 600)) python3 tests/resilience/soak.py --build $(BUILD) \
