@@ -198,8 +198,9 @@ class CgiModeTests(H.StackTestCase):
             # main + 3 request threads + 32 intake threads (8 per request thread, at least 32)
             # + catalog refresher + event writer + signal watcher + rollup step + retention job
             # + network sync schedule (a sync started through the admin API adds one more while
-            # it runs); the socket listens before they all start.
-            expected = 1 + 3 + 32 + 1 + 1 + 1 + 1 + 1 + 1
+            # it runs) + one password-hash thread (password_hash.concurrency, issue 22); the
+            # socket listens before they all start.
+            expected = 1 + 3 + 32 + 1 + 1 + 1 + 1 + 1 + 1 + 1
             H.wait_until(lambda: threads() == expected, timeout=5)
             self.assertEqual(threads(), expected)
             status, headers, body = self.parse(fastcgi_get(port, "/api/v1/config"))
