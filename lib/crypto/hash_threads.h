@@ -3,6 +3,7 @@
 #include <deque>
 #include <functional>
 #include <future>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -22,9 +23,11 @@ class HashThreads {
 
   template <typename Work>
   auto run(Work&& work) -> decltype(work()) {
-    std::packaged_task<decltype(work())()> task(std::forward<Work>(work));
-    auto result = task.get_future();
-    post([&task] { task(); });
+    // Shared with the job, so that the task outlives its run even when the caller, woken by the
+    // result, has already left.
+    auto task = std::make_shared<std::packaged_task<decltype(work())()>>(std::forward<Work>(work));
+    auto result = task->get_future();
+    post([task] { (*task)(); });
     return result.get();  // rethrows what the work threw
   }
 
