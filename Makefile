@@ -9,7 +9,14 @@ ifeq ($(filter -j%,$(MAKEFLAGS)),)
   MAKEFLAGS += -j$(shell nproc)
 endif
 
-CXX      ?= g++
+# ccache when the machine has it (scripts/deps.sh test installs it): the package test's builds and
+# a rebuild after a checkout then reuse every object; paths are relative and the directory is not
+# hashed, so other checkouts share the cache (debian/rules sets the same).
+ifeq ($(origin CXX),default)
+  CXX := $(if $(shell command -v ccache 2>/dev/null),ccache g++,g++)
+endif
+export CCACHE_NOHASHDIR := 1
+export CCACHE_BASEDIR := $(CURDIR)
 SANITIZE ?=
 COMMA    := ,
 PORT     ?= 8080

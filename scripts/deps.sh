@@ -46,6 +46,8 @@ readonly TEST_PACKAGES=(
   chromium
   # The package test (tests/package/): a fresh Debian root, the .deb built with debhelper.
   debootstrap debhelper devscripts fakeroot lintian dpkg-dev
+  # The package test builds the .deb twice: ccache serves it the objects make already compiled.
+  ccache
 )
 # Only for `make scan` (scripts/deps.sh --scan): make test does not need them.
 readonly SCAN_PACKAGES=(sqlmap wapiti)

@@ -42,18 +42,25 @@ BROWSER=(node tests/browser/run.mjs --build "$BUILD")
 # run), a write through the page, no CSP violation or script error, sign-out.
 SMOKE='security headers,select a country,no CSP violation,sign out'
 
-# Lane 1: the unit tests, then the whole end-to-end suite behind lighttpd (the longest suite).
+# Lane 1: the unit tests, the whole end-to-end suite behind lighttpd at the root (its answers
+# recorded and checked against docs/openapi.yaml), the base path's own checks behind lighttpd,
+# the admin page's smoke behind Apache, and the example extension in Chromium.
 lane_1() {
   suite unit 600 python3 tools/run_gtest.py "$BUILD/unit_tests"
-  suite e2e-lighttpd 1500 "${E2E[@]}" --server lighttpd
+  PLACARD_TRAFFIC_LOG="$RESULTS/openapi-traffic.jsonl" suite e2e-lighttpd 1500 "${E2E[@]}" --server lighttpd
+  suite openapi 600 bash scripts/check-openapi.sh "$RESULTS/openapi-traffic.jsonl"
+  suite e2e-lighttpd-base 600 "${E2E[@]}" --server lighttpd --base-path /offers -k test_base_path
   suite browser-apache 600 "${BROWSER[@]}" --server apache -k "$SMOKE"
+  suite extension 600 node tests/extension/run.mjs --build "$BUILD" --server lighttpd
 }
 
-# Lane 2: what depends on the web server behind Apache, the worker's other modes (mod_fcgid,
-# CGI; placardctl), the admin page in Chromium behind lighttpd, and the short fault and load
-# runs (make chaos, make soak: MariaDB and a worker killed under load, lighttpd and Apache).
+# Lane 2: the whole end-to-end suite again behind Apache, but under the base path /offers with a
+# static site at / (what depends on the web server is proven behind both; the contract under a
+# base), the worker's other modes (mod_fcgid, CGI; placardctl), the auth limits and database TLS
+# on stacks of their own, the admin page in Chromium behind lighttpd, and the short fault and
+# load runs (make chaos, make soak).
 lane_2() {
-  suite e2e-apache 900 "${E2E[@]}" --server apache --scope server
+  suite e2e-apache-base 1500 "${E2E[@]}" --server apache --base-path /offers
   suite e2e-modes 600 python3 tests/e2e/test_worker_modes.py --build "$BUILD"
   suite e2e-auth-limits 600 python3 tests/e2e/test_auth_limits.py --build "$BUILD"
   suite e2e-db-tls 300 python3 tests/e2e/test_db_tls.py --build "$BUILD"
@@ -62,15 +69,21 @@ lane_2() {
   suite soak 300 python3 tests/resilience/soak.py --seconds 30 --probe 3 --build "$BUILD" --out "$RESULTS/soak"
 }
 
-# Lane 3: CPU work without a stack: the fuzz targets' clang build (here, beside the other lanes,
-# not before them), every libFuzzer target 20 s (scripts/fuzz.sh; make fuzz runs them longer),
-# then every linter over every file (scripts/lint.sh; the analyzer is make analyze).
+# Lane 3: work without the shared stacks: the fuzz targets (their clang build first), the
+# linters, the client module's Node tests, then the installs as users run them: the bundle on a
+# shared host (Apache, mod_fcgid, suEXEC), two web hosts over MariaDB in network namespaces,
+# and the Debian package in fresh Debian roots (the longest).
 lane_3() {
   # shellcheck disable=SC2016 # "$@" is the child's: the --summary FILE that suite appends
   suite fuzz 1500 env FUZZ_SECONDS="${FUZZ_TEST_SECONDS:-20}" \
     bash -c 'make -s -j"$(nproc)" fuzz-build && exec bash scripts/fuzz.sh "$@"' fuzz
   suite lint 1200 bash scripts/lint.sh
+  suite client-unit 300 node clients/placard-client/test-support/summary.mjs
+  suite shared-host 900 python3 tests/shared_hosting/test_shared_host.py --build "$BUILD"
+  suite cluster 600 python3 tests/cluster/cluster.py --build "$BUILD" --load-seconds 2
+  suite package 3000 python3 tests/package/test_package.py --build "$BUILD"
 }
 
+rm -f "$RESULTS/openapi-traffic.jsonl"  # this run's answers only
 run_lanes lane_1 lane_2 lane_3
 print_table
