@@ -168,7 +168,7 @@ class ApiThread : public fcgi::RequestHandler {
             const db::ConnectionParams& params, db::EventBatcher& batcher,
             db::StatsCache& stats_cache)
       : catalog_(shared.snapshots),
-        local_{pinned_, shared.keys, shared.log},
+        local_{pinned_, shared.keys, shared.log, shared.healthy},
         clients_(admin_config.trusted_proxies, admin_config.client_day_secret),
         session_(params),
         events_(session_, batcher),

@@ -542,8 +542,7 @@ apply_conf_set() {
   for pair in ${CONF_SET:-}; do
     key="${pair%%=*}"
     [[ "$key" =~ ^[a-z0-9_.]+$ && "$pair" == *=* ]] || fail "CONF_SET: bad entry '$pair'"
-    sed -i -E "/^${key//./\\.}[[:space:]]*=/d" -- "$CONF"
-    printf '%s = %s\n' "$key" "${pair#*=}" >>"$CONF"
+    ctl config set "$key" "${pair#*=}" >>"$SETUP_LOG" 2>&1 || fail "CONF_SET: $key refused" "$SETUP_LOG"
   done
 }
 
@@ -587,8 +586,10 @@ setup_placard() {
 # Every start: where this stack is reached (PORT, TLS and BASE_PATH may differ from the start
 # that wrote the config): public_origin (admin writes need it) and base_path.
 frontage_config() {
-  sed -i -E '/^(public_origin|base_path)[[:space:]]*=/d' -- "$CONF"
-  printf 'public_origin = %s\nbase_path = %s\n' "${PUBLIC_ORIGIN:-$SCHEME://127.0.0.1:$PORT}" "$BASE_PATH" >>"$CONF"
+  if ! ctl config set public_origin "${PUBLIC_ORIGIN:-$SCHEME://127.0.0.1:$PORT}" >>"$SETUP_LOG" 2>&1 ||
+    ! ctl config set base_path "$BASE_PATH" >>"$SETUP_LOG" 2>&1; then
+    fail "placardctl config set public_origin/base_path failed" "$SETUP_LOG"
+  fi
 }
 
 load_demo_data_once() {
