@@ -162,8 +162,8 @@ TEST(HashSlots, AWaiterGetsAFreedSlotAndGivesUpAfterTheBound) {
   placard::crypto::HashSlots slots(1, 1, 2000ms);
   auto held = slots.acquire();
   ASSERT_TRUE(held);
+  EXPECT_FALSE(slots.saturated());  // one may still wait (checked before anyone does)
   auto waiter = std::async(std::launch::async, [&] { return slots.acquire().has_value(); });
-  EXPECT_FALSE(slots.saturated());  // one may still wait
   while (slots.waiting() == 0) std::this_thread::sleep_for(1ms);
   EXPECT_TRUE(slots.saturated());
   EXPECT_FALSE(slots.acquire());  // the one waiting place is taken
