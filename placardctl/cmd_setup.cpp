@@ -38,7 +38,7 @@ const char* const kHelp =
     "  [--db-user placard] [--db-user-host localhost] [--db-password-file F]\n"
     "  [--listen unix:/run/placard/placard.sock] [--socket-group www-data] [--socket-mode 0660]\n"
     "  [--threads N] [--log-file /var/log/placard/placard.log] [--sql-dir DIR]\n"
-    "  [--config-group placard]\n"
+    "  [--config-group placard] [--public-origin https://host[:port]] [--base-path /path]\n"
     "  [--admin-email E [--admin-password-stdin | --admin-password-file F]]\n"
     "Makes a configured, migrated service; safe to run again (nothing done twice, no secret\n"
     "replaced). With the administrative account (--db-admin-user; unix socket authentication\n"

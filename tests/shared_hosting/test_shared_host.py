@@ -40,6 +40,7 @@ removed at the end, also on failure, SIGTERM or its own time limit (--seconds, d
 import argparse
 import contextlib
 import glob
+import grp
 import json
 import os
 import pwd
@@ -242,7 +243,9 @@ class SharedHost:
         self.as_user(["cp", "placard/root.htaccess", ".htaccess"], cwd=self.public_html)
 
     def configure(self):
-        """placardctl init, migrate and account create, as the user, with the one DB user."""
+        """placardctl setup --single-user as the user (the one DB user: migrate, the config, the
+        first admin) for the site root's install; the subfolder's install shares the database
+        (placardctl init). Then the e2e suite's catalog."""
         placard = self.install("placard")
         help_text = self.as_user(["./placardctl", "init", "--help"], cwd=placard).stdout.decode()
         self.has_base_path = "--base-path" in help_text
@@ -261,16 +264,20 @@ class SharedHost:
                 extra = []
                 if self.has_base_path:
                     extra = ["--public-origin", origin] + (["--base-path", base] if base else [])
-                self.as_user(["./placardctl", "init"] + common + extra, cwd=self.install(name))
+                if name == "placard":
+                    group = grp.getgrgid(self.gid).gr_name
+                    self.as_user(["./placardctl", "setup", "--single-user", "--config-group", group,
+                                  "--admin-email", ADMIN_EMAIL, "--admin-password-stdin"]
+                                 + common + extra, cwd=self.install(name), timeout=300,
+                                 stdin=(self.admin_password + "\n").encode())
+                else:
+                    self.as_user(["./placardctl", "init"] + common + extra, cwd=self.install(name))
         finally:
             os.unlink(pwfile)
         # Between visits mod_fcgid ends the workers: the background work is cron's (the guide).
         for name in ("placard", SUBFOLDER):
-            self.as_user(["sed", "-i", "s/^background_jobs = .*/background_jobs = cron/",
-                          "placard.conf"], cwd=self.install(name))
-        self.as_user(["./placardctl", "migrate"], cwd=placard, timeout=300)
-        self.as_user(["./placardctl", "account", "create", "--email", ADMIN_EMAIL, "--approve"],
-                     cwd=placard, stdin=(self.admin_password + "\n").encode(), timeout=120)
+            self.as_user(["./placardctl", "config", "set", "background_jobs", "cron"],
+                         cwd=self.install(name))
         # The e2e suite's catalog, loaded as the database user.
         self.user_sql(H.fixture_sql())
 
