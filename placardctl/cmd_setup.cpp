@@ -47,7 +47,8 @@ const char* const kHelp =
     "group --config-group; placard-admin.conf with the administrative account: 0600 root),\n"
     "migrates, grants the runtime user its per-table privileges. --single-user: the one account\n"
     "a host gives (--db-user, --db-password-file) does everything; no user is created and\n"
-    "nothing granted, so the worker holds the migration privileges too. --admin-email: the\n"
+    "nothing granted, so the worker holds the migration privileges too; its config stays 0600\n"
+    "(the worker runs as the same user) unless --config-group is given. --admin-email: the\n"
     "first administrator, approved, when no account has that email; its password from standard\n"
     "input (--admin-password-stdin) or generated and printed once (or written to F, 0600).\n"
     "Exit status: 0 done, 2 usage, 3 database unreachable, 4 database or user not created or\n"
@@ -116,9 +117,12 @@ config::ServerConfig config_for(const Context& ctx, const Args& a, bool single) 
     throw UsageError(e.what());
   }
   step(kConfig, "cannot write the config", [&] { write_configs(ctx, cfg, false); });
-  share_with_group(ctx.config_path, a.get("config-group", "placard"));
-  std::cout << "config: wrote " << ctx.config_path << " (0640, new secrets) and "
-            << ctx.admin_config_path << " (0600)\n";
+  // The host's one account (--single-user, e.g. a shared host whose worker runs as this same
+  // user under suEXEC): nobody else needs to read it, so it stays 0600 unless a group is named.
+  const bool share = !single || a.has("config-group");
+  if (share) share_with_group(ctx.config_path, a.get("config-group", "placard"));
+  std::cout << "config: wrote " << ctx.config_path << (share ? " (0640" : " (0600")
+            << ", new secrets) and " << ctx.admin_config_path << " (0600)\n";
   return cfg;
 }
 

@@ -44,7 +44,8 @@ SMOKE='security headers,select a country,no CSP violation,sign out'
 
 # Lane 1: the unit tests, the whole end-to-end suite behind lighttpd at the root (its answers
 # recorded and checked against docs/openapi.yaml), the base path's own checks behind lighttpd,
-# the admin page's smoke behind Apache, and the example extension in Chromium.
+# the admin page's smoke behind Apache, the example extension in Chromium, then the Debian package
+# in fresh Debian roots (the longest suite: it starts when the lane's stacks are done).
 lane_1() {
   suite unit 600 python3 tools/run_gtest.py "$BUILD/unit_tests"
   PLACARD_TRAFFIC_LOG="$RESULTS/openapi-traffic.jsonl" suite e2e-lighttpd 1500 "${E2E[@]}" --server lighttpd
@@ -52,13 +53,15 @@ lane_1() {
   suite e2e-lighttpd-base 600 "${E2E[@]}" --server lighttpd --base-path /offers -k test_base_path
   suite browser-apache 600 "${BROWSER[@]}" --server apache -k "$SMOKE"
   suite extension 600 node tests/extension/run.mjs --build "$BUILD" --server lighttpd
+  suite package 3000 python3 tests/package/test_package.py --build "$BUILD"
 }
 
 # Lane 2: the whole end-to-end suite again behind Apache, but under the base path /offers with a
 # static site at / (what depends on the web server is proven behind both; the contract under a
 # base), the worker's other modes (mod_fcgid, CGI; placardctl), the auth limits and database TLS
 # on stacks of their own, the admin page in Chromium behind lighttpd, and the short fault and
-# load runs (make chaos, make soak).
+# load runs (make chaos, make soak), then the bundle on a shared host (Apache, mod_fcgid, suEXEC)
+# and two web hosts over MariaDB in network namespaces.
 lane_2() {
   suite e2e-apache-base 1500 "${E2E[@]}" --server apache --base-path /offers
   suite e2e-modes 600 python3 tests/e2e/test_worker_modes.py --build "$BUILD"
@@ -67,21 +70,18 @@ lane_2() {
   suite browser-lighttpd 900 "${BROWSER[@]}" --server lighttpd
   suite chaos 300 python3 tests/resilience/chaos.py --short --build "$BUILD" --out "$RESULTS/chaos"
   suite soak 300 python3 tests/resilience/soak.py --seconds 30 --probe 3 --build "$BUILD" --out "$RESULTS/soak"
+  suite shared-host 900 python3 tests/shared_hosting/test_shared_host.py --build "$BUILD"
+  suite cluster 600 python3 tests/cluster/cluster.py --build "$BUILD" --load-seconds 2
 }
 
-# Lane 3: work without the shared stacks: the fuzz targets (their clang build first), the
-# linters, the client module's Node tests, then the installs as users run them: the bundle on a
-# shared host (Apache, mod_fcgid, suEXEC), two web hosts over MariaDB in network namespaces,
-# and the Debian package in fresh Debian roots (the longest).
+# Lane 3: work without stacks: the fuzz targets (their clang build first), the linters, and the
+# client module's Node tests.
 lane_3() {
   # shellcheck disable=SC2016 # "$@" is the child's: the --summary FILE that suite appends
   suite fuzz 1500 env FUZZ_SECONDS="${FUZZ_TEST_SECONDS:-20}" \
     bash -c 'make -s -j"$(nproc)" fuzz-build && exec bash scripts/fuzz.sh "$@"' fuzz
-  suite lint 1200 bash scripts/lint.sh
+  suite lint 2400 bash scripts/lint.sh  # under a load of ~20 it took ~40 min; ~4 quiet
   suite client-unit 300 node clients/placard-client/test-support/summary.mjs
-  suite shared-host 900 python3 tests/shared_hosting/test_shared_host.py --build "$BUILD"
-  suite cluster 600 python3 tests/cluster/cluster.py --build "$BUILD" --load-seconds 2
-  suite package 3000 python3 tests/package/test_package.py --build "$BUILD"
 }
 
 rm -f "$RESULTS/openapi-traffic.jsonl"  # this run's answers only

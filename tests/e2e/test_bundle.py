@@ -126,7 +126,7 @@ class BundleChrootTests(H.StackTestCase):
         self.assertIn("counted", out.decode())
 
     def test_a_request_answered_in_the_chroot(self):
-        env = {"GATEWAY_INTERFACE": "CGI/1.1", "REQUEST_METHOD": "GET", "REQUEST_URI": "/api/v1/config",
+        env = {"GATEWAY_INTERFACE": "CGI/1.1", "REQUEST_METHOD": "GET", "REQUEST_URI": H.prefixed("/api/v1/config"),
                "SERVER_PROTOCOL": "HTTP/1.1", "REMOTE_ADDR": "127.0.0.1", "SERVER_NAME": "127.0.0.1",
                "SERVER_PORT": "80", "HTTP_HOST": "127.0.0.1"}
         rc, out, err = self.chroot("/placard/placard.fcgi", env=env)

@@ -40,7 +40,6 @@ removed at the end, also on failure, SIGTERM or its own time limit (--seconds, d
 import argparse
 import contextlib
 import glob
-import grp
 import json
 import os
 import pwd
@@ -265,8 +264,8 @@ class SharedHost:
                 if self.has_base_path:
                     extra = ["--public-origin", origin] + (["--base-path", base] if base else [])
                 if name == "placard":
-                    group = grp.getgrgid(self.gid).gr_name
-                    self.as_user(["./placardctl", "setup", "--single-user", "--config-group", group,
+                    self.as_user(["./placardctl", "setup", "--single-user",
+                                  "--listen", "", "--log-file", "",
                                   "--admin-email", ADMIN_EMAIL, "--admin-password-stdin"]
                                  + common + extra, cwd=self.install(name), timeout=300,
                                  stdin=(self.admin_password + "\n").encode())
