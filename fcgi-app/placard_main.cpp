@@ -395,7 +395,8 @@ int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::
       [&refresher, max_age] { return refresher.fresh(std::chrono::steady_clock::now(), max_age); }};
   admin::AdminConfig admin_config = make_admin_config(cfg);
   // Today's verification cost is measured on first need (a start pays no hash: shared hosts).
-  admin::PasswordWork passwords(cfg.auth, std::chrono::microseconds{0});  // hashes at once: password_hash.*
+  admin::PasswordWork passwords(cfg.auth,
+                                std::chrono::microseconds{0});  // hashes at once: password_hash.*
   admin_config.passwords = &passwords;
   const auto params = db::runtime_params(cfg);
   // Network syncs: started by the admin API on a background thread, or by the schedule.

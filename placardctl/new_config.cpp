@@ -33,9 +33,9 @@ std::string today_kid() {
 
 const std::vector<std::string>& config_options() {
   static const std::vector<std::string> options{
-      "listen",  "socket-mode", "socket-group", "threads",       "db-socket", "db-host",
-      "db-port", "db-name",     "db-user",      "db-admin-user", "log-file",  "sql-dir",
-      "public-origin", "base-path"};
+      "listen",   "socket-mode", "socket-group",  "threads",  "db-socket",
+      "db-host",  "db-port",     "db-name",       "db-user",  "db-admin-user",
+      "log-file", "sql-dir",     "public-origin", "base-path"};
   return options;
 }
 

@@ -80,7 +80,9 @@ class Pin {
 
 Service::Service(const SharedServices& shared, http::Router router, Frontage frontage,
                  const catalog::SnapshotHolder* catalog)
-    : shared_(shared), router_(std::move(router)), catalog_(catalog),
+    : shared_(shared),
+      router_(std::move(router)),
+      catalog_(catalog),
       frontage_(std::move(frontage)) {}
 
 http::Response Service::preflight(const http::Request& request) const {

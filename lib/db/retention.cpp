@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <thread>
 
-#include "lib/db/background_runs.h"
 #include "lib/db/account_expiry.h"
+#include "lib/db/background_runs.h"
 #include "lib/db/named_lock.h"
 
 namespace placard::db {

@@ -2,8 +2,8 @@
 // In-memory doubles for the admin handler tests: a transaction that keeps its audit rows only
 // when the work returns (as the real one commits), an account store with accounts and sessions,
 // and a router with every admin route over them (the other stores fail the test if called).
-#include <functional>
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>

@@ -196,8 +196,8 @@ class CatalogAdminHandlers : public ::testing::Test {
   placard::util::Logger log{""};
   placard::api::SharedServices shared{holder, keys, log};
   placard::admin::AdminConfig config{
-      "client key", "dummy hash", std::nullopt, {}, {}, nullptr, {}, nullptr, "http://admin.test",
-      ""};
+      "client key", "dummy hash", std::nullopt,        {}, {}, nullptr,
+      {},           nullptr,      "http://admin.test", ""};
   FakeTx tx;
   FakeAccounts accounts;
   FakeSettings settings;
