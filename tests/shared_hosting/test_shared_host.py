@@ -482,6 +482,7 @@ class InstallTests:
         st, _, body = self.site.http("GET", "/admin/")
         self.assertIn(b'src="js/app.js"', body)
 
+
 class FilesTests:
     """The bundle's own files, refused by its .htaccess (mixed into a TestCase per install)."""
 
