@@ -52,7 +52,8 @@ class Target:
 
     @property
     def origin(self):
-        return "http://%s:%d" % (self.host, self.port)
+        # The service's public origin (public_origin: the balancer's), whichever host is asked.
+        return self.topo.public_origin
 
     def http(self, method, path, body=None, headers=None, timeout=10):
         if isinstance(body, str):

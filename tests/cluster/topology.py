@@ -63,6 +63,7 @@ class Topology:
         self.procs = []  # (name, Popen)
         self.port = H.free_port()  # lighttpd's port in each host namespace (isolated)
         self.lb_port = H.free_port()  # haproxy's, on the lb namespace's loopback
+        self.public_origin = "http://127.0.0.1:%d" % self.lb_port
         self.db_sock = os.path.join(self.dir, "db", "mysql.sock")
 
     def ns(self, name):
@@ -223,7 +224,9 @@ class Topology:
                 line = {"listen": "listen = unix:%s/run/placard.sock\n" % hd,
                         "log_file": "log_file = %s/log/placard.log\n" % hd,
                         "db.socket": "db.socket = \n", "db.host": "db.host = %s\n" % DB_IP,
-                        "db.port": "db.port = %d\n" % DB_PORT}.get(key, line)
+                        "db.port": "db.port = %d\n" % DB_PORT,
+                        # Every host is reached at the balancer's origin (browsers see only it).
+                        "public_origin": "public_origin = %s\n" % self.public_origin}.get(key, line)
                 out.append(line)
         conf = os.path.join(hd, "placard.conf")
         with open(os.open(conf, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
@@ -247,7 +250,7 @@ class Topology:
         with open(os.path.join(ROOT, "lighttpd-conf", "placard.conf.in")) as f:
             text = f.read()
         for k, v in (("@VAR_DIR@", hd), ("@PORT@", str(self.port)), ("@REPO@", ROOT),
-                     ("@BUILD@", self.build), ("@THREADS@", str(self.threads))):
+                     ("@BUILD@", self.build), ("@THREADS@", str(self.threads)), ("@BASE@", "")):
             text = text.replace(k, v)
         text = text.replace('server.bind          = "127.0.0.1"',
                             'server.bind          = "%s"' % HOST_IPS[name])
