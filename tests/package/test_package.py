@@ -386,6 +386,11 @@ def doc_block(heading, index=0):
     return lines
 
 
+def own_origin(lines, port):
+    """The recipe's example origin (https://example.com) as this test's web server answers."""
+    return [line.replace("https://example.com", "http://127.0.0.1:%d" % port) for line in lines]
+
+
 def follow(root, lines, deb=None, src=None, after_install=None):
     """Runs a recipe's lines in the root. What needs systemd (systemctl) is left out (the test
     starts the processes as the unit says); `make ...` runs on this machine, `make install` into
@@ -445,6 +450,7 @@ def recipe(server, deb1, deb2, v2_migration):
             lines = doc_block("The Debian package beside Apache sites", 1)
         else:
             lines = doc_block("lighttpd")
+        lines = own_origin(lines, port)
         out = follow(root, lines, deb=deb1, after_install=installed)
         db = state["db"]
         m = re.search(r"admin password \(shown once[^:]*\): (\S+)", out)
@@ -536,7 +542,7 @@ def manual(src):
     try:
         root.sh("apt-get update -qq")
         state = {}
-        out = follow(root, doc_block("Manual install from `make install`"), src=src,
+        out = follow(root, own_origin(doc_block("Manual install from `make install`"), port), src=src,
                      after_install=lambda: state.update(db=start_mariadb(root)))
         m = re.search(r"admin password \(shown once[^:]*\): (\S+)", out)
         check("manual: placardctl setup created the first admin", m, out)
