@@ -47,7 +47,7 @@ SHORT_LEVEL, SHORT_RISK = 1, 1
 # and on answers of the API: header -> the exact value. HSTS only over HTTPS (browsers ignore it
 # over plain HTTP, and the worker cannot know a plain-HTTP host serves TLS at all).
 PAGE_HEADERS = {
-    "content-security-policy": "default-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'",
+    "content-security-policy": "default-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'none'",
     "x-frame-options": "DENY",
     "x-content-type-options": "nosniff",
     "referrer-policy": "same-origin",
