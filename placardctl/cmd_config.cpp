@@ -1,18 +1,17 @@
 // placardctl config get|set|list: one key of the worker's config file, validated, written in one
 // step (a temporary file renamed) with the file's owner, group and mode kept.
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <fstream>
 #include <iostream>
 #include <set>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "lib/config/config_edit.h"
 #include "lib/config/config_file.h"
-#include "lib/util/private_file.h"
 #include "placardctl/args.h"
 #include "placardctl/commands.h"
+#include "placardctl/config_layout.h"
 
 namespace placard::ctl {
 
@@ -20,7 +19,9 @@ namespace {
 
 const char* const kUsage =
     "placardctl config get KEY          the key's value (the default when the file has none)\n"
-    "placardctl config set KEY VALUE    change it (validated; restart the worker afterwards)\n"
+    "placardctl config set KEY VALUE [KEY VALUE...]\n"
+    "                                   change them (validated together, written in one step;\n"
+    "                                   restart the worker afterwards)\n"
     "placardctl config list             every key with its value (secrets shown as <secret>)\n"
     "Keys are those of the worker's config file (--config); `list` names them all.\n";
 
@@ -47,7 +48,10 @@ int cmd_config(const Context& ctx, const Argv& argv) {
   const std::string& sub = argv[0];
   const std::size_t want = sub == "get" ? 2 : sub == "set" ? 3 : sub == "list" ? 1 : 0;
   if (want == 0) throw UsageError("unknown config command " + sub + "\n" + kUsage);
-  if (argv.size() != want) throw UsageError(std::string("wrong number of arguments\n") + kUsage);
+  const bool pairs = sub == "set" && argv.size() > want && argv.size() % 2 == 1;
+  if (argv.size() != want && !pairs) {
+    throw UsageError(std::string("wrong number of arguments\n") + kUsage);
+  }
   const std::string text = read_config(ctx.config_path);
   try {
     if (sub == "list") {
@@ -62,22 +66,16 @@ int cmd_config(const Context& ctx, const Argv& argv) {
       std::cout << config::get_config_value(text, argv[1]) << "\n";
       return 0;
     }
-    const std::string updated = config::set_config_value(text, argv[1], argv[2]);
-    struct stat st {};
-    if (::stat(ctx.config_path.c_str(), &st) != 0) {
-      throw std::runtime_error("cannot stat " + ctx.config_path);
-    }
-    util::write_private_file(ctx.config_path, updated, true);
-    if (::chown(ctx.config_path.c_str(), st.st_uid, st.st_gid) != 0 ||
-        ::chmod(ctx.config_path.c_str(), st.st_mode & 07777) != 0) {
-      throw std::runtime_error("wrote " + ctx.config_path +
-                               " but could not give it back its owner and mode");
-    }
+    std::vector<std::pair<std::string, std::string>> entries;
+    for (std::size_t i = 1; i + 1 < argv.size(); i += 2) entries.emplace_back(argv[i], argv[i + 1]);
+    replace_keeping_owner(ctx.config_path, config::set_config_values(text, entries));
   } catch (const config::ConfigError& e) {
     throw UsageError(e.what());
   }
-  std::cout << argv[1] << " set in " << ctx.config_path
-            << "; restart the worker for it to take effect\n";
+  for (std::size_t i = 1; i + 1 < argv.size(); i += 2) {
+    std::cout << (i > 1 ? ", " : "") << argv[i];
+  }
+  std::cout << " set in " << ctx.config_path << "; restart the worker for it to take effect\n";
   return 0;
 }
 

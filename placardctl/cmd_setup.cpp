@@ -18,6 +18,7 @@
 #include "lib/util/private_file.h"
 #include "placardctl/args.h"
 #include "placardctl/commands.h"
+#include "placardctl/config_layout.h"
 #include "placardctl/new_config.h"
 
 namespace placard::ctl {
@@ -41,7 +42,8 @@ const char* const kHelp =
     "  [--config-group placard] [--public-origin https://host[:port]] [--base-path /path]\n"
     "  [--admin-email E [--admin-password-stdin | --admin-password-file F]]\n"
     "Makes a configured, migrated service; safe to run again (nothing done twice, no secret\n"
-    "replaced). With the administrative account (--db-admin-user; unix socket authentication\n"
+    "replaced; the db.admin_* lines of a config from before placard-admin.conf move there).\n"
+    "With the administrative account (--db-admin-user; unix socket authentication\n"
     "when no password file): creates the database and the runtime user (db.user, a fresh\n"
     "password), writes the config files when missing (the worker's: mode 0640, owner root,\n"
     "group --config-group; placard-admin.conf with the administrative account: 0600 root),\n"
@@ -85,6 +87,11 @@ bool exists(const std::string& path) {
 }
 
 config::ServerConfig config_for(const Context& ctx, const Args& a, bool single) {
+  step(kConfig, "cannot move the migration credentials to their own file", [&] {
+    if (const auto moved = move_migration_credentials(ctx); !moved.empty()) {
+      std::cout << moved << "\n";
+    }
+  });
   const bool have = exists(ctx.config_path);
   if (have != exists(ctx.admin_config_path)) {
     throw SetupError(kConfig, "only one of " + ctx.config_path + " and " + ctx.admin_config_path +

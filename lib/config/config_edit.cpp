@@ -29,6 +29,23 @@ std::vector<std::string_view> lines_of(std::string_view text) {
   return out;
 }
 
+// The text with `key = value`: its first line replaced where it stands, else appended.
+std::string placed(std::string_view text, const std::string& key, const std::string& value) {
+  const std::string entry = key + " = " + value + "\n";
+  std::string out;
+  bool replaced = false;
+  for (const auto line : lines_of(text)) {
+    if (!replaced && key_of(line) == key) {
+      out += entry;
+      replaced = true;
+    } else {
+      out.append(line).push_back('\n');
+    }
+  }
+  if (!replaced) out += entry;
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string> config_keys() {
@@ -57,30 +74,41 @@ std::string get_config_value(std::string_view text, const std::string& key) {
 
 std::string set_config_value(std::string_view text, const std::string& key,
                              const std::string& value) {
+  return set_config_values(text, {{key, value}});
+}
+
+std::string set_config_values(std::string_view text,
+                              const std::vector<std::pair<std::string, std::string>>& entries) {
   const auto keys = config_keys();
-  if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
-    throw ConfigError("unknown key '" + key + "'");
-  }
-  if (value.find_first_of("\r\n") != std::string::npos) {
-    throw ConfigError(key + ": a value is one line");
-  }
-  if (util::trim(value, " \t") != value) {
-    throw ConfigError(key + ": a value has no leading or trailing blanks");
-  }
-  const std::string entry = key + " = " + value + "\n";
-  std::string out;
-  bool replaced = false;
-  for (const auto line : lines_of(text)) {
-    if (!replaced && key_of(line) == key) {
-      out += entry;
-      replaced = true;
-    } else {
-      out.append(line).push_back('\n');
+  std::string out(text);
+  for (const auto& [key, value] : entries) {
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+      throw ConfigError("unknown key '" + key + "'");
     }
+    if (value.find_first_of("\r\n") != std::string::npos) {
+      throw ConfigError(key + ": a value is one line");
+    }
+    if (util::trim(value, " \t") != value) {
+      throw ConfigError(key + ": a value has no leading or trailing blanks");
+    }
+    out = placed(out, key, value);
   }
-  if (!replaced) out += entry;
   (void)server_config_from(parse_config_text(out));  // the whole file stays valid
   return out;
+}
+
+SplitConfigText split_config_keys(std::string_view text, const std::set<std::string>& keys) {
+  SplitConfigText split;
+  for (const auto line : lines_of(text)) {
+    const auto key = key_of(line);
+    if (!key.empty() && keys.count(key) != 0) {
+      const auto value = line.substr(line.find('=') + 1);
+      split.removed[key] = std::string(util::trim(value, " \t\r"));
+    } else {
+      split.kept.append(line).push_back('\n');
+    }
+  }
+  return split;
 }
 
 }  // namespace placard::config

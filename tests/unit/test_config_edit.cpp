@@ -14,6 +14,8 @@ using placard::config::config_keys;
 using placard::config::ConfigError;
 using placard::config::get_config_value;
 using placard::config::set_config_value;
+using placard::config::set_config_values;
+using placard::config::split_config_keys;
 
 const char* const kText =
     "# comment kept\n"
@@ -67,6 +69,43 @@ TEST(ConfigEdit, SetRefusesBadValuesUnknownKeysAndLineBreaks) {
   EXPECT_THROW((void)set_config_value(kText, "nope", "1"), ConfigError);
   EXPECT_THROW((void)set_config_value(kText, "log_file", "a\nthreads = 9"), ConfigError);
   EXPECT_THROW((void)set_config_value(kText, "log_file", " padded"), ConfigError);
+}
+
+TEST(ConfigEdit, SetSeveralKeysInOneStepValidatedTogether) {
+  const auto out =
+      set_config_values(kText, {{"listen", ""}, {"threads", "1"}, {"log_file", "/x.log"}});
+  EXPECT_EQ(out,
+            "# comment kept\n"
+            "listen = \n"
+            "threads = 1\n"
+            "\n"
+            "# another\n"
+            "db.user = placard\n"
+            "log_file = /x.log\n");
+  EXPECT_EQ(get_config_value(out, "listen"), "");
+  // Keys that depend on each other: ssl_ca alone is refused, with ssl_verify it is taken.
+  EXPECT_THROW((void)set_config_value(kText, "db.ssl_ca", "/ca.pem"), ConfigError);
+  EXPECT_NO_THROW(
+      (void)set_config_values(kText, {{"db.ssl_ca", "/ca.pem"}, {"db.ssl_verify", "true"}}));
+  // One bad entry: nothing is returned (the caller writes nothing).
+  EXPECT_THROW((void)set_config_values(kText, {{"threads", "2"}, {"threads", "0"}}), ConfigError);
+  EXPECT_THROW((void)set_config_values(kText, {{"threads", "2"}, {"nope", "1"}}), ConfigError);
+  EXPECT_EQ(
+      get_config_value(set_config_values(kText, {{"threads", "2"}, {"threads", "3"}}), "threads"),
+      "3");
+}
+
+TEST(ConfigEdit, SplitTakesOutTheNamedKeysAndKeepsEveryOtherLine) {
+  const auto split = split_config_keys(
+      "# head\nlisten = unix:/s\ndb.admin_user = root \n\ndb.admin_password=pw\nthreads = 2\n",
+      {"db.admin_user", "db.admin_password"});
+  EXPECT_EQ(split.kept, "# head\nlisten = unix:/s\n\nthreads = 2\n");
+  ASSERT_EQ(split.removed.size(), 2U);
+  EXPECT_EQ(split.removed.at("db.admin_user"), "root");
+  EXPECT_EQ(split.removed.at("db.admin_password"), "pw");
+  const auto none = split_config_keys(kText, {"db.admin_user"});
+  EXPECT_EQ(none.kept, kText);
+  EXPECT_TRUE(none.removed.empty());
 }
 
 TEST(Provision, SqlQuoteEscapesQuotesAndBackslashes) {
