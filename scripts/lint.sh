@@ -2,7 +2,8 @@
 # Every linter of the project, over the whole tree or over what changed:
 #   scripts/lint.sh              all files (make lint, make test): clang-format; clang-tidy's fast
 #                                checks (.clang-tidy without clang-analyzer-*); shellcheck on the
-#                                shell; flake8 (Debian's python3-flake8, .flake8) on tests/, tools/,
+#                                shell, and no SQL, sed or grep in scripts/stack.sh and its parts;
+#                                flake8 (Debian's python3-flake8, .flake8) on tests/, tools/,
 #                                bench/; oxlint (npm, .oxlintrc.json) on admin-static/ and
 #                                tests/browser/; prettier (npm, .prettierrc.json) on admin-static/
 #   scripts/lint.sh --changed    the same, only files changed since `git merge-base HEAD main`,
@@ -93,6 +94,20 @@ run_prettier() {  # files in .prettierignore are skipped
   node_bin prettier && node_modules/.bin/prettier --check --log-level warn "${web[@]}"
 }
 
+# scripts/stack.sh and its parts start and stop processes; the database, its users and the
+# config files are placardctl's, as on a real install (issue 20): no SQL client and no SQL, no
+# sed, grep or awk (on the config or on messages). Comment lines are not looked at.
+run_stack_scope() {
+  echo "lint: stack.sh's scope on ${#stack[@]} files"
+  local found
+  found="$(grep -nHE '(^|[[:space:];|&(`])(sed|grep|awk|mysql|mariadb)([[:space:]]|$)|\<(SELECT|INSERT|UPDATE|DELETE|GRANT|REVOKE|ALTER|DROP|CREATE[[:space:]]+(USER|DATABASE|TABLE))\>' \
+    "${stack[@]}" | grep -vE '^[^:]+:[0-9]+:[[:space:]]*#')"
+  [[ -n "$found" ]] || return 0
+  printf '%s\n' "$found"
+  echo "lint: stack.sh starts and stops processes only: use placardctl (setup, config set) for the above"
+  return 1
+}
+
 if [[ $scope == analyze ]]; then
   mapfile -t tus < <(pick "$dirs_re.*\.cpp$")
   check clang-tidy-analyze bash scripts/lint-tidy.sh analyze "${tus[@]}"
@@ -104,7 +119,9 @@ else
     mapfile -t py < <(pick '^(tests|tools|bench)/.*\.py$')
     mapfile -t js < <(pick '^(admin-static/.*\.js|tests/browser/.*\.mjs)$')
     mapfile -t web < <(pick '^admin-static/.*\.(js|css|html)$')
+    mapfile -t stack < <(pick '^scripts/stack(\.sh|/.*)$')
     ((${#sh[@]} == 0)) || check shellcheck run_shellcheck
+    ((${#stack[@]} == 0)) || check stack-scope run_stack_scope
     ((${#py[@]} == 0)) || check flake8 run_flake8
     ((${#js[@]} == 0)) || check oxlint run_oxlint
     ((${#web[@]} == 0)) || check prettier run_prettier

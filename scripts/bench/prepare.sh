@@ -106,6 +106,7 @@ start_side() {
 
   say "[${SIDE_NAME[$SIDE]}] starting the stack: $SERVER on 127.0.0.1:$PORT, MariaDB on 127.0.0.1:$DB_PORT, $THREADS worker threads ($VAR)"
   STACK_STARTED=1
+  bench_web_conf
   stack start >>"$HARNESS_LOG" 2>&1 || die "scripts/stack.sh start failed; see $HARNESS_LOG"
   # The *-clients event steps send X-Forwarded-For from wrk on 127.0.0.1: trust it as a proxy
   # (steps without the header still come from the one client 127.0.0.1). Read at start: restart.
@@ -122,6 +123,6 @@ start_side() {
   ((SIDE != 0)) || paths+=(/bench/bare)
   for path in "${paths[@]}"; do
     code="$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$BASE_URL$path" || true)"
-    [[ "$code" == 200 ]] || die "GET $path answered $code, not 200 (scripts/stack.sh with BENCH_ECHO_SOCKET, BENCH_BARE_SOCKET)"
+    [[ "$code" == 200 ]] || die "GET $path answered $code, not 200 (scripts/stack.sh with WEB_CONF_EXTRA, or BENCH_ECHO_SOCKET and BENCH_BARE_SOCKET)"
   done
 }

@@ -59,13 +59,35 @@ for_sides() {
 
 # WORKERS=0: one worker process, no supervisor, so that the pid file names the process whose
 # CPU time and memory the report shows (the stack's default is one supervised process).
+# /bench/echo and /bench/bare map to the baselines' sockets: WEB_CONF_EXTRA (bench_web_conf's
+# file) for this tree's stack.sh; BENCH_ECHO_SOCKET and BENCH_BARE_SOCKET for the stack.sh of a
+# BENCH_COMPARE commit from before WEB_CONF_EXTRA, which wrote those lines itself.
 stack() {
   local bare=""
   ((SIDE != 0)) || bare="$BARE_SOCK"
   env -u PLACARD_LISTEN -u PLACARD_THREADS -u PLACARD_CONFIG WORKERS=0 \
     VAR_DIR="$VAR" PORT="$PORT" DB_PORT="$DB_PORT" SERVER="$SERVER" THREADS="$THREADS" \
     BUILD="${SIDE_BUILD[$SIDE]}" DEMO_DATA=0 BENCH_ECHO_SOCKET="$ECHO_SOCK" BENCH_BARE_SOCKET="$bare" \
-    bash "$SREPO/scripts/stack.sh" "$@"
+    WEB_CONF_EXTRA="$VAR/bench-web.conf" bash "$SREPO/scripts/stack.sh" "$@"
+}
+
+# bench_web_conf: the lines stack.sh appends to the web server's config (WEB_CONF_EXTRA).
+bench_web_conf() {
+  local path sock
+  {
+    printf '\n# make bench only (scripts/bench/sides.sh): the bare FastCGI baselines\n'
+    for path in /bench/echo /bench/bare; do
+      sock="$ECHO_SOCK"
+      if [[ "$path" == /bench/bare ]]; then
+        ((SIDE == 0)) || continue
+        sock="$BARE_SOCK"
+      fi
+      case "$SERVER" in
+        lighttpd) printf 'fastcgi.server += ( "%s" => (( "socket" => "%s", "check-local" => "disable" )) )\n' "$path" "$sock" ;;
+        apache) printf '<Location "%s">\n    Require all granted\n    SetHandler "proxy:unix:%s|fcgi://localhost/"\n</Location>\n' "$path" "$sock" ;;
+      esac
+    done
+  } >"$VAR/bench-web.conf"
 }
 
 db() { mariadb --defaults-file="$MYCNF" -u root --batch --skip-column-names placard "$@"; }

@@ -291,6 +291,21 @@ class PlacardctlTests(H.StackTestCase):
             self.assertEqual(rc, 2, (key, out, err))
         with open(path) as f:
             self.assertEqual(f.read(), before)  # nothing half written
+        # Several keys in one step, validated together: none is written when one is bad.
+        rc, out, err = self.ctl("--config", path, "config", "set", "threads", "3", "listen", "",
+                                "no.key", "1", config=False)
+        self.assertEqual(rc, 2, err)
+        with open(path) as f:
+            self.assertEqual(f.read(), before)
+        rc, out, err = self.ctl("--config", path, "config", "set", "threads", "3", "listen", "",
+                                config=False)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("threads, listen set in", out)
+        rc, out, err = self.ctl("--config", path, "config", "get", "threads", config=False)
+        self.assertEqual(out.strip(), "3")
+        rc, out, err = self.ctl("--config", path, "config", "set", "threads", "3", "listen",
+                                config=False)
+        self.assertEqual(rc, 2, err)  # a key without its value
         rc, out, err = self.ctl("--config", path, "config", "list", config=False)
         self.assertEqual(rc, 0, err)
         self.assertIn("token.keys = <secret>", out)
@@ -452,14 +467,43 @@ class PlacardctlTests(H.StackTestCase):
         self.assertIn(b"migration credentials", proc.stderr)
         self.assertFalse(os.path.exists(os.path.join(directory, "w.sock")))
 
-    def test_the_web_servers_copy_under_mod_fcgid_has_no_migration_credentials(self):
-        # What stack.sh hands to www-data under mod_fcgid is a copy of placard.conf only.
-        with open(os.path.join(H.ROOT, "scripts", "stack.sh")) as f:
-            script = f.read()
-        prepare = script[script.index("apache_fcgid_prepare() {"):]
-        prepare = prepare[:prepare.index("\n}\n")]
-        self.assertIn('"$CONF" >"$dir/placard.conf"', prepare)
-        self.assertNotIn("ADMIN_CONF", prepare)
+    def test_setup_moves_the_migration_credentials_of_an_old_config_to_their_own_file(self):
+        # A config from before placard-admin.conf (stack.sh var dirs of that time included).
+        directory = tempfile.mkdtemp(prefix="placard-e2e-old-")
+        self.addCleanup(shutil.rmtree, directory, True)
+        path, admin = os.path.join(directory, "placard.conf"), os.path.join(directory, "placard-admin.conf")
+        with open(self.stack.path("placard.conf")) as f:
+            worker = f.read()
+        with open(path, "w") as f:
+            f.write(worker + "db.admin_user = root\ndb.admin_password =\n")
+        os.chmod(path, 0o640)
+        cmd = [os.path.join(H.ROOT, self.stack.build, "placardctl"), "--config", path,
+               "--admin-config", admin, "setup"]
+        proc = subprocess.run(cmd, capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
+        out = proc.stdout.decode()
+        self.assertEqual(proc.returncode, 0, out + proc.stderr.decode())
+        self.assertIn("moved the migration credentials from %s to %s" % (path, admin), out)
+        with open(path) as f:
+            self.assertEqual(f.read(), worker)  # every other line as it was
+        self.assertEqual(os.stat(path).st_mode & 0o777, 0o640)
+        self.assertEqual(os.stat(admin).st_mode & 0o777, 0o600)
+        with open(admin) as f:
+            self.assertIn("db.admin_user = root\n", f.read())
+        proc = subprocess.run(cmd, capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
+        self.assertEqual(proc.returncode, 0, proc.stderr.decode())
+        self.assertNotIn(b"migration credentials", proc.stdout)
+        # Both files there and the lines back in the worker's: they leave it, the admin file stays.
+        with open(path, "a") as f:
+            f.write("db.admin_user = someone_else\n")
+        with open(admin) as f:
+            kept = f.read()
+        proc = subprocess.run(cmd, capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
+        self.assertEqual(proc.returncode, 0, proc.stderr.decode())
+        self.assertIn(b"removed the migration credentials", proc.stdout)
+        with open(path) as f:
+            self.assertEqual(f.read(), worker)
+        with open(admin) as f:
+            self.assertEqual(f.read(), kept)
 
     def init_dir(self):
         directory = tempfile.mkdtemp(prefix="placard-e2e-init-")

@@ -75,6 +75,22 @@ class FcgidSpawnedTests(H.StackTestCase):
         on_fd0 = [p for p in pids if os.readlink("/proc/%d/fd/0" % p).startswith("socket:")]
         self.assertTrue(on_fd0, "no placard.fcgi with a socket on fd 0 (pids %r)" % pids)
 
+    def test_the_copy_of_the_config_for_www_data_has_no_migration_credentials(self):
+        # stack.sh makes it with `placardctl config set` on a copy of placard.conf: no listen
+        # (the socket is on fd 0), one thread, its own log; placard-admin.conf is never copied.
+        with open(self.stack.path("fcgid", "placard.conf")) as f:
+            copy = dict(line.split("=", 1) for line in f.read().splitlines()
+                        if "=" in line and not line.startswith("#"))
+        copy = {k.strip(): v.strip() for k, v in copy.items()}
+        self.assertEqual(copy["listen"], "")
+        self.assertEqual(copy["threads"], "1")
+        self.assertEqual(copy["log_file"], self.stack.path("fcgid", "placard.log"))
+        self.assertEqual(copy["token.keys"], self.stack.config()["token.keys"])
+        self.assertFalse([k for k in copy if k.startswith("db.admin")])
+        self.assertEqual(sorted(os.listdir(self.stack.path("fcgid"))),
+                         ["placard.conf", "placard.fcgi", "placard.log"])
+        self.assertEqual(os.stat(self.stack.path("fcgid", "placard.conf")).st_mode & 0o777, 0o600)
+
 
 def _fcgi_record(rtype, content):
     return struct.pack(">BBHHBx", 1, rtype, 1, len(content), 0) + content
