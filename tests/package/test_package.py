@@ -277,7 +277,8 @@ def smoke(server, port, password, cookie=None):
 # ---- one web server -----------------------------------------------------------------------
 
 def exec_start(root, unit_path):
-    """The worker's command line, user and groups, as the unit says."""
+    """The worker's command line, user and groups, and its runtime directory (the path under
+    /run and its mode), as the unit says."""
     unit = {}
     with open(root.dir + unit_path) as f:
         for line in f:
@@ -285,7 +286,7 @@ def exec_start(root, unit_path):
                 k, v = line.rstrip("\n").split("=", 1)
                 unit[k] = v
     return unit["ExecStart"].split(), unit["User"], unit["Group"], unit.get(
-        "SupplementaryGroups", ""), unit.get("RuntimeDirectoryMode", "0755")
+        "SupplementaryGroups", ""), "/run/" + unit["RuntimeDirectory"], unit.get("RuntimeDirectoryMode", "0755")
 
 
 def verify_unit(root, server, unit_path):
@@ -304,9 +305,9 @@ def verify_unit(root, server, unit_path):
 
 
 def start_worker(root, unit_path="/lib/systemd/system/placard.service"):
-    argv, user, group, groups, mode = exec_start(root, unit_path)
-    # RuntimeDirectory=placard: systemd makes /run/placard at every start.
-    root.sh("install -d -m %s -o %s -g %s /run/placard" % (mode, user, group))
+    argv, user, group, groups, rundir, mode = exec_start(root, unit_path)
+    # RuntimeDirectory= (placard): systemd makes /run/placard at every start.
+    root.sh("install -d -m %s -o %s -g %s %s" % (mode, user, group, rundir))
     p = root.start(argv, userspec="%s:%s" % (user, group), groups=groups or None, name="worker")
     wait_for(lambda: os.path.exists(root.dir + "/run/placard/placard.sock") or p.poll() is not None,
              30, "the worker's socket")
