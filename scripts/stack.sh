@@ -590,6 +590,10 @@ frontage_config() {
     ! ctl config set base_path "$BASE_PATH" >>"$SETUP_LOG" 2>&1; then
     fail "placardctl config set public_origin/base_path failed" "$SETUP_LOG"
   fi
+  # The click journal in this stack's own var dir, never the host's /var/lib/placard.
+  ctl config set journal.dir "$VAR/journal" >>"$SETUP_LOG" 2>&1 ||
+    fail "placardctl config set journal.dir failed" "$SETUP_LOG"
+
 }
 
 load_demo_data_once() {
