@@ -8,6 +8,7 @@ database was down) replays it once; a torn last record is skipped and reported."
 
 import glob
 import os
+import subprocess
 import time
 
 try:
@@ -38,6 +39,13 @@ def journal_files():
 def rows(table, nonce, extra=""):
     return int(H.db("SELECT COUNT(*) FROM %s WHERE token_nonce = UNHEX('%s')%s"
                     % (table, nonce, extra))[0][0])
+
+
+def ctl(*args):
+    stack = H.current()
+    proc = subprocess.run([os.path.join(H.ROOT, stack.build, "placardctl"), "--config",
+                           stack.path("placard.conf")] + list(args), capture_output=True, timeout=60)
+    return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
 
 
 class ClickJournalTests(H.StackTestCase):
@@ -137,6 +145,10 @@ class ClickJournalTests(H.StackTestCase):
                 self.assertEqual(click(t, VALID)[0], 302)
             files = journal_files()
             self.assertTrue(files)
+            rc, out, err = ctl("journal", "status")
+            self.assertEqual(rc, 0, err)
+            self.assertIn("3 clicks waiting", out)
+            self.assertIn("held by a running worker", out)
             # A record torn by a crash at the end of one file: skipped and reported, not fatal.
             with open(files[0], "ab") as f:
                 f.write(b"PCJ1\x40\x00\x00\x00torn")
@@ -153,3 +165,25 @@ class ClickJournalTests(H.StackTestCase):
             self.assertEqual(rows("clicks", n), 1)
         log = open(H.var_path("log", "placard.log"), errors="replace").read()
         self.assertIn("unreadable bytes", log)
+
+    def test_placardctl_journal_replay_writes_what_no_worker_holds_once(self):
+        tokens = [H.mint_token(H.CLICK, VALID) for _ in range(2)]
+        self.db_down()
+        try:
+            for t in tokens:
+                self.assertEqual(click(t, VALID)[0], 302)
+            self.stack.script("stop", timeout=90)  # no worker left to replay it
+            rc, out, _ = ctl("journal", "status")
+            self.assertIn("2 clicks waiting", out)
+            self.assertIn("no process holds it", out)
+            self.db_up()
+            rc, out, err = ctl("journal", "replay")
+            self.assertEqual(rc, 0, err)
+            self.assertIn("replayed 2 clicks", out)
+            rc, out, err = ctl("journal", "replay")
+            self.assertEqual((rc, "replayed 0 clicks" in out), (0, True), out + err)
+            self.assertFalse(journal_files())
+            for t in tokens:
+                self.assertEqual(rows("clicks", nonce_hex(t)), 1)
+        finally:
+            self.stack.script("start", timeout=180)
