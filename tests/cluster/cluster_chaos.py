@@ -164,7 +164,9 @@ def link_phase(topo, client, checks, figures, down_s=10.0):
     t_back = time.monotonic()
     time.sleep(2.0)
     t_end = time.monotonic()
-    checks.add(group, "haproxy took h2 out and back in", status_down != "UP" and back,
+    # Its checks (inter 2 s, fall 3, timeout 3 s) may not have marked it DOWN yet after 10 s;
+    # failing they must be ("UP 1/3": going down). Meanwhile redispatch serves its share on h1.
+    checks.add(group, "haproxy saw h2 fail while cut off, UP again after", status_down != "UP" and back,
                "h2 %s while cut off; UP again %.1f s after the link came back"
                % (status_down, t_back - t_up) if back else "h2 not UP within 20 s")
     fig = judge(topo, client, checks, group, t0, t_end, t_cut, in_flight_ok=True)
