@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "lib/config/config_file.h"
+#include "lib/config/server_config.h"
 #include "lib/journal/click_journal.h"
 #include "lib/journal/record_format.h"
 
@@ -223,6 +225,20 @@ TEST_F(ClickJournalTest, NoDirectoryMeansNoJournal) {
   EXPECT_FALSE(broken.append(click(2)));
   EXPECT_EQ(reports_.size(), 1U);  // once, not per click
   EXPECT_EQ(broken.gauge().refused, 2U);
+}
+
+TEST(ClickJournalConfig, KeysDefaultsAndBounds) {
+  using placard::config::server_config_from;
+  const auto d = server_config_from({});
+  EXPECT_EQ(d.journal_dir, "/var/lib/placard/journal");
+  EXPECT_EQ(d.journal_max_bytes, 64 * 1024 * 1024);
+  const auto c = server_config_from({{"journal.dir", ""}, {"journal.max_bytes", "1048576"}});
+  EXPECT_EQ(c.journal_dir, "");  // no journal
+  EXPECT_EQ(c.journal_max_bytes, 1048576);
+  EXPECT_THROW(server_config_from({{"journal.max_bytes", "100"}}), placard::config::ConfigError);
+  EXPECT_THROW(server_config_from({{"journal.max_bytes", "64M"}}), placard::config::ConfigError);
+  const auto rendered = placard::config::render_server_config(c);
+  EXPECT_NE(rendered.find("journal.max_bytes = 1048576\n"), std::string::npos);
 }
 
 }  // namespace
