@@ -51,6 +51,8 @@
 #include "lib/db/rollup_step.h"
 #include "lib/db/schema_version.h"
 #include "lib/db/sync_runner.h"
+#include "lib/journal/journaling_clicks.h"
+#include "lib/journal/replay_job.h"
 #include "lib/network/sync_job.h"
 #include "lib/process/core_dumps.h"
 #include "lib/process/supervisor.h"
@@ -166,12 +168,13 @@ class ApiThread : public fcgi::RequestHandler {
  public:
   ApiThread(const api::SharedServices& shared, const admin::AdminConfig& admin_config,
             const db::ConnectionParams& params, db::EventBatcher& batcher,
-            db::StatsCache& stats_cache)
+            db::StatsCache& stats_cache, journal::ClickJournal& click_journal)
       : catalog_(shared.snapshots),
         local_{pinned_, shared.keys, shared.log, shared.healthy},
         clients_(admin_config.trusted_proxies, admin_config.client_day_secret),
         session_(params),
         events_(session_, batcher),
+        clicks_(events_, click_journal),
         admin_db_(session_, [&log = shared.log](const std::string& m) { log.info(m); }),
         accounts_(admin_db_),
         settings_(admin_db_),
@@ -182,7 +185,7 @@ class ApiThread : public fcgi::RequestHandler {
         audit_(admin_db_),
         stats_(admin_db_, stats_cache),
         network_(admin_db_),
-        services_{events_, events_, rng_, nonces_, macs_, clients_},
+        services_{events_, clicks_, rng_, nonces_, macs_, clients_},
         admin_{local_,
                admin_config,
                {admin_db_, accounts_, settings_, countries_, categories_, placements_, offer_admin_,
@@ -210,6 +213,7 @@ class ApiThread : public fcgi::RequestHandler {
   db::DriverThreadScope driver_scope_;
   db::MysqlSession session_;
   db::MysqlEventStore events_;
+  journal::JournalingClicks clicks_;
   db::AdminDb admin_db_;
   db::MysqlAccountStore accounts_;
   db::MysqlSettingsStore settings_;
@@ -408,6 +412,10 @@ int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::
   db::EventBatcher batcher(params, 64, insert_flavor(cfg.db.event_insert),
                            [&](const std::string& msg) { log.info(msg); });
   db::StatsCache stats_cache;  // sealed days' sums, shared by the request threads
+  // Clicks on valid offers while the database is down (docs/operations.md, "Click journal").
+  journal::ClickJournal click_journal(
+      {cfg.journal_dir, static_cast<std::uint64_t>(cfg.journal_max_bytes)},
+      [&](const std::string& msg) { log.info(msg); });
   const bool spawned = listen_fd < 0 && listen.empty() && !FCGX_IsCGI();
   if (listen_fd < 0 && listen.empty() && !spawned) {
     if (std::getenv("GATEWAY_INTERFACE") == nullptr) {  // NOLINT(concurrency-mt-unsafe)
@@ -420,7 +428,7 @@ int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::
     // One request per process: a sync begun here would end with the process (503; placardctl
     // sync, or a FastCGI worker, runs them).
     admin_config.sync = nullptr;
-    ApiThread handler(shared, admin_config, params, batcher, stats_cache);
+    ApiThread handler(shared, admin_config, params, batcher, stats_cache, click_journal);
     return fcgi::serve_cgi(handler, log);
   }
 
@@ -468,6 +476,13 @@ int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::
         },
         [&](const std::string& msg) { log.info(msg); });
   }
+  // The host's click journal is replayed by every FastCGI worker (whoever runs the background
+  // jobs): at start, then every second.
+  std::optional<journal::ReplayJob> journal_replay;
+  if (click_journal.enabled()) {
+    journal_replay.emplace(click_journal, params, std::chrono::seconds(1),
+                           [&](const std::string& msg) { log.info(msg); });
+  }
   std::thread refresh_thread([&] {
     const db::DriverThreadScope scope;
     refresher.run();
@@ -477,11 +492,13 @@ int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::
     fcgi::serve_fastcgi(
         fd, pool_settings(threads, cfg, spawned),
         [&] {
-          return std::make_unique<ApiThread>(shared, admin_config, params, batcher, stats_cache);
+          return std::make_unique<ApiThread>(shared, admin_config, params, batcher, stats_cache,
+                                             click_journal);
         },
         log);
   }
   if (sync_schedule) sync_schedule->stop();
+  if (journal_replay) journal_replay->stop();
   if (retention) retention->stop();
   if (rollups) rollups->stop();
   refresher.stop();

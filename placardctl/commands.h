@@ -38,5 +38,6 @@ int cmd_rollup(const Context& ctx, const Argv& argv);
 int cmd_sync(const Context& ctx, const Argv& argv);
 int cmd_setup(const Context& ctx, const Argv& argv);
 int cmd_config(const Context& ctx, const Argv& argv);
+int cmd_journal(const Context& ctx, const Argv& argv);
 
 }  // namespace placard::ctl

@@ -33,6 +33,7 @@ void usage(std::ostream& out) {
          "  retention run delete raw events past their retention now\n"
          "  rollup        count recorded events into the statistics now\n"
          "  sync          import a network's offers now (--network admitad|awin, or --due)\n"
+         "  journal       the click journal: status, or replay it now\n"
          "The config path defaults to $PLACARD_CONFIG, then /etc/placard/placard.conf; the\n"
          "migration credentials' file (db.admin_user, db.admin_password) to\n"
          "$PLACARD_ADMIN_CONFIG, then placard-admin.conf beside the config.\n";
@@ -78,7 +79,8 @@ int main(int argc, char** argv) {
       {"check", ctl::cmd_check},         {"catalog", ctl::cmd_catalog},
       {"grant", ctl::cmd_grant},         {"retention", ctl::cmd_retention},
       {"rollup", ctl::cmd_rollup},       {"sync", ctl::cmd_sync},
-      {"setup", ctl::cmd_setup},         {"config", ctl::cmd_config}};
+      {"setup", ctl::cmd_setup},         {"config", ctl::cmd_config},
+      {"journal", ctl::cmd_journal}};
   const auto it = commands.find(args[0]);
   if (it == commands.end()) {
     std::cerr << "placardctl: unknown command " << args[0] << "\n";

@@ -4,6 +4,7 @@
 
 #include "lib/api/counting_rules.h"
 #include "lib/api/token_checks.h"
+#include "lib/db/errors.h"
 #include "lib/http/api_error.h"
 #include "lib/http/header.h"
 #include "lib/http/negotiation.h"
@@ -119,17 +120,31 @@ http::Response redirect(const http::Request& request, const catalog::Snapshot& s
   if (event.ignored != db::IgnoredReason::none) {
     const auto offer = snapshot_target(snapshot, offer_id);
     if (const auto refusal = click_refusal(offer, std::nullopt, now)) throw *refusal;
-    clicks.record_ignored(event);
+    try {
+      clicks.record_ignored(event);
+    } catch (const db::DatabaseUnavailable&) {
+      if (!clicks.keep_for_later(event)) throw;  // the click journal, or 503
+    }
     return redirect_to(*offer, claims);
   }
   event.client = clients.hash(request, now);
   std::optional<http::ApiError> refusal;
-  const auto offer = clicks.follow(
-      offer_id, [&](const std::optional<db::OfferTarget>& o) -> std::optional<db::EventRecord> {
-        refusal = click_refusal(o, token_error, now);
-        if (refusal) return std::nullopt;
-        return event;
-      });
+  std::optional<db::OfferTarget> offer;
+  try {
+    offer = clicks.follow(
+        offer_id, [&](const std::optional<db::OfferTarget>& o) -> std::optional<db::EventRecord> {
+          refusal = click_refusal(o, token_error, now);
+          if (refusal) return std::nullopt;
+          return event;
+        });
+  } catch (const db::DatabaseUnavailable&) {
+    // The database is unreachable: the snapshot judges the offer (a refusal as the contract
+    // orders it), and a valid click goes to the host's click journal and redirects as usual
+    // (written once when the database returns); no journal, or a full one: 503 as before.
+    offer = snapshot_target(snapshot, offer_id);
+    refusal = click_refusal(offer, std::nullopt, now);
+    if (!refusal && !clicks.keep_for_later(event)) throw;
+  }
   if (refusal) throw *refusal;
   return redirect_to(*offer, claims);
 }

@@ -146,6 +146,10 @@ ServerConfig server_config_from(const std::map<std::string, std::string>& values
       c.network.max_sync_offers = to_int(key, value, 1, 10000000);
     } else if (key == "network.max_sync_bytes") {
       c.network.max_sync_bytes = to_int(key, value, 4096, 2147483647);
+    } else if (key == "journal.dir") {
+      c.journal_dir = value;
+    } else if (key == "journal.max_bytes") {
+      c.journal_max_bytes = to_int(key, value, 65536, 2147483647);
     } else if (!set_auth_limit(c.auth, key, value)) {
       throw ConfigError("unknown key '" + key + "'");
     }
@@ -226,6 +230,11 @@ std::string render_server_config(const ServerConfig& c) {
     << "# refused until it is set), and the path it lives under (empty: the root; e.g. /offers).\n"
     << "public_origin = " << c.public_origin << "\n"
     << "base_path = " << c.base_path << "\n"
+    << "\n# Click journal: while the database is down, clicks on valid offers are kept here\n"
+    << "# (fsync'd; empty: none, they answer 503) and written once when it returns; the bound\n"
+    << "# of its files together, in bytes.\n"
+    << "journal.dir = " << c.journal_dir << "\n"
+    << "journal.max_bytes = " << c.journal_max_bytes << "\n"
     << render_auth_limits(c.auth);
 
   return o.str();

@@ -85,6 +85,11 @@ struct ServerConfig {
   // under which every endpoint lives (empty: the origin's root).
   std::string public_origin;
   std::string base_path;
+  // The host's click journal (lib/journal, docs/operations.md): where clicks on valid offers wait
+  // while the database is down (empty: no journal, such clicks answer 503), and the bound of all
+  // its files together (past it: 503).
+  std::string journal_dir = "/var/lib/placard/journal";
+  int journal_max_bytes = 64 * 1024 * 1024;
 };
 
 // Builds the typed config from parsed keys; unknown keys and bad values throw ConfigError.

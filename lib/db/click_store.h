@@ -34,6 +34,10 @@ class ClickStore {
   // caller against the catalog snapshot: written to ignored_events (once per token and reason)
   // without reading the offer.
   virtual void record_ignored(const EventRecord& event) = 0;
+  // While the database is unreachable: keeps a click (counted or ignored) that the catalog
+  // snapshot shows valid, durably, to be written once when the database returns (the host's
+  // click journal, lib/journal). False: no journal, or it cannot take the click (503 stands).
+  virtual bool keep_for_later(const EventRecord& /*event*/) { return false; }
 };
 
 }  // namespace placard::db

@@ -40,7 +40,8 @@ web_group() {
 # migrations, grants and the first administrator, whose password goes to ADMIN_PASSWORD_FILE
 # (0600) when it creates that account. Idempotent. Then every start's settings in one
 # `placardctl config set`: where this stack is reached (PORT, TLS and BASE_PATH may differ from
-# the start that wrote the config), socket_mode 0660 (configs from before it was the default)
+# the start that wrote the config), socket_mode 0660 (configs from before it was the default), the click journal in
+# this stack's own var dir (never the host's /var/lib/placard)
 # and CONF_SET ("key=value key=value", e.g. the registration limits the e2e tests need).
 NEW_ADMIN_PASSWORD=""
 configure_placard() {
@@ -55,7 +56,7 @@ configure_placard() {
     NEW_ADMIN_PASSWORD="$(cat -- "$ADMIN_PASSWORD_FILE")"
   fi
   settings=(public_origin "${PUBLIC_ORIGIN:-$SCHEME://127.0.0.1:$PORT}" base_path "$BASE_PATH"
-    socket_mode 0660)
+    socket_mode 0660 journal.dir "$VAR/journal")
   for pair in ${CONF_SET:-}; do
     key="${pair%%=*}"
     [[ "$key" =~ ^[a-z0-9_.]+$ && "$pair" == *=* ]] || fail "CONF_SET: bad entry '$pair'"

@@ -39,6 +39,7 @@ import topology as T  # noqa: E402
 from topology import H  # noqa: E402
 import common as C  # noqa: E402
 import admin_client as A  # noqa: E402
+import cluster_chaos  # noqa: E402
 
 VISIBLE_BOUND_S = 1.0
 
@@ -358,6 +359,7 @@ def main():
         check_rollup(topo, h1, h2, lb, checks)
         load_step(topo, lb, checks, a.load_seconds, figures)
         check_replica(topo, checks, figures)
+        cluster_chaos.run(topo, checks, figures)  # last: it kills the primary and cuts h2 off
     except BaseException as e:  # noqa: B902 - a failure of any kind still cleans up
         failed_setup = "%s: %s" % (type(e).__name__, e)
         checks.add("run", "the run completed", False, failed_setup[:500])

@@ -226,7 +226,9 @@ class Topology:
                         "db.socket": "db.socket = \n", "db.host": "db.host = %s\n" % DB_IP,
                         "db.port": "db.port = %d\n" % DB_PORT,
                         # Every host is reached at the balancer's origin (browsers see only it).
-                        "public_origin": "public_origin = %s\n" % self.public_origin}.get(key, line)
+                        "public_origin": "public_origin = %s\n" % self.public_origin,
+                        # Each host's own click journal (never the machine's /var/lib/placard).
+                        "journal.dir": "journal.dir = %s/journal\n" % hd}.get(key, line)
                 out.append(line)
         conf = os.path.join(hd, "placard.conf")
         with open(os.open(conf, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
@@ -270,6 +272,8 @@ class Topology:
             # busy cores a 1 s check took a host out of the pool under the load step.
             f.write("global\n    maxconn 4096\n    stats socket %s mode 600 level admin\n\n"
                     "defaults\n    mode http\n    timeout connect 2s\n    timeout check 3s\n"
+                    # A host cut off (make chaos): a failed connect is retried on the other.
+                    "    option redispatch\n    retries 2\n"
                     "    timeout client 30s\n    timeout server 30s\n\n"
                     "frontend placard\n    bind 127.0.0.1:%d\n    default_backend hosts\n\n"
                     "backend hosts\n    balance roundrobin\n    option httpchk GET /api/v1/config\n%s"

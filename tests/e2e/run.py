@@ -32,6 +32,7 @@ import test_admin_network  # noqa: E402
 import test_admin_stats  # noqa: E402
 import test_bundle  # noqa: E402
 import test_base_path  # noqa: E402
+import test_click_journal  # noqa: E402
 import test_counting  # noqa: E402
 import test_cron  # noqa: E402
 import test_foundation  # noqa: E402
@@ -49,7 +50,8 @@ import test_socket_access  # noqa: E402
 MODULES = (test_foundation, test_offers, test_admin_access, test_admin_catalog, test_admin_offers,
            test_admin_stats, test_admin_network, test_network_adapters, test_network_sync,
            test_hardening, test_https, test_slow_bodies, test_socket_access, test_counting, test_cron,
-           test_bundle, test_security_misc, test_base_path, test_frontage, test_proxy)
+           test_bundle, test_security_misc, test_base_path, test_frontage, test_proxy,
+           test_click_journal)
 LAST = (test_foundation.DatabaseOutageTests, test_foundation.ShutdownTests)
 
 # What the web server takes part in, so what must pass behind each one: how it maps the request

@@ -25,7 +25,7 @@ def newest_migration():
 
 
 COMMANDS = ["init", "migrate", "demo-data", "account", "check", "catalog", "grant", "retention",
-            "setup", "config"]
+            "setup", "config", "journal"]
 
 
 class PlacardctlTests(H.StackTestCase):
