@@ -27,11 +27,19 @@ const char* table_name(EventTable t) {
 
 constexpr const char* kColumns =
     " (token_nonce, offer_id, placement, country, issued_at, client_hash) VALUES ";
-constexpr const char* kRow = "(UNHEX(?), ?, ?, ?, FROM_UNIXTIME(?), UNHEX(?))";
+// The nonce and the client hash go as their 16 bytes (a string parameter into a BINARY(16)
+// column is stored as is), not as hex for UNHEX(): two hex conversions and two allocations
+// fewer per event on the writer, and no UNHEX in the server (issue 24).
+constexpr const char* kRow = "(?, ?, ?, ?, FROM_UNIXTIME(?), ?)";
 constexpr unsigned kRowParams = 6;
 
+template <std::size_t N>
+std::string raw(const std::array<unsigned char, N>& bytes) {
+  return {reinterpret_cast<const char*>(bytes.data()), N};
+}
+
 void bind_row(sql::PreparedStatement& st, unsigned first, const EventRecord& e) {
-  st.setString(first, nonce_hex_upper(e));
+  st.setString(first, raw(e.nonce));
   st.setUInt64(first + 1, e.offer_id);
   st.setString(first + 2, e.placement);
   st.setString(first + 3, e.country);
@@ -39,8 +47,7 @@ void bind_row(sql::PreparedStatement& st, unsigned first, const EventRecord& e) 
   if (e.client == ClientHash{}) {
     st.setNull(first + 5, sql::DataType::VARCHAR);  // unknown client: never limited
   } else {
-    st.setString(first + 5, crypto::to_hex(std::string_view(
-                                reinterpret_cast<const char*>(e.client.data()), e.client.size())));
+    st.setString(first + 5, raw(e.client));
   }
 }
 
@@ -176,7 +183,7 @@ void EventBatcher::write_ignored(MysqlSession& session, std::vector<Pending*>& g
       "INSERT IGNORE INTO ignored_events (kind, reason, token_nonce, offer_id, placement, country) "
       "VALUES ";
   for (std::size_t i = 0; i < group.size(); ++i)
-    sql += i == 0 ? "(?, ?, UNHEX(?), ?, ?, ?)" : ", (?, ?, UNHEX(?), ?, ?, ?)";
+    sql += i == 0 ? "(?, ?, ?, ?, ?, ?)" : ", (?, ?, ?, ?, ?, ?)";
   session.run(true, [&](MysqlSession& s) {
     auto& st = s.prepared(sql);
     for (std::size_t i = 0; i < group.size(); ++i) {
@@ -184,7 +191,7 @@ void EventBatcher::write_ignored(MysqlSession& session, std::vector<Pending*>& g
       const EventRecord& e = *group[i]->event;
       st.setString(first, group[i]->table == EventTable::impressions ? "impression" : "click");
       st.setString(first + 1, std::string(ignored_reason_name(e.ignored)));
-      st.setString(first + 2, nonce_hex_upper(e));
+      st.setString(first + 2, raw(e.nonce));
       st.setUInt64(first + 3, e.offer_id);
       st.setString(first + 4, e.placement);
       st.setString(first + 5, e.country);
