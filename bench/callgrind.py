@@ -6,7 +6,8 @@ requests/s are not (issue 24). Works on a stack that `BENCH_KEEP=1 make bench` l
     bench/callgrind.py --var build/bench/var --port 18300 --fcgi build/placard.fcgi \
         --what query --lines build/bench/data/query-mix.txt
 
-It stops the process that answers WHAT (the worker for query/config/categories, the echo worker
+It stops the process that answers WHAT (the worker for query/config/categories/impression/click,
+the echo worker
 for echo, the bare program for bare), starts the same binary under callgrind on the same socket,
 sends WARMUP requests, zeroes the counters, sends REQUESTS more one after the other through the
 web server, dumps, and prints `instructions/request`. The background threads (catalog poll,
