@@ -7,10 +7,9 @@ requests/s are not (issue 24). Works on a stack that `BENCH_KEEP=1 make bench` l
         --what query --lines build/bench/data/query-mix.txt
 
 It stops the process that answers WHAT (the worker for query/config/categories/impression/click,
-the echo worker
-for echo, the bare program for bare), starts the same binary under callgrind on the same socket,
-sends WARMUP requests, zeroes the counters, sends REQUESTS more one after the other through the
-web server, dumps, and prints `instructions/request`. The background threads (catalog poll,
+the echo worker for echo, the bare program for bare), starts the same binary under callgrind on
+the same socket, sends WARMUP requests, zeroes the counters, sends REQUESTS more through the web
+server (one after the other, or from --parallel connections at a time), dumps, and prints `instructions/request`. The background threads (catalog poll,
 rollup job) count too: a few hundred thousand instructions a second, against tens of thousands
 per request. The process stays under callgrind afterwards: stop the stack when done
 (docs/performance.md, profiling recipes)."""
