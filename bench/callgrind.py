@@ -6,10 +6,10 @@ requests/s are not (issue 24). Works on a stack that `BENCH_KEEP=1 make bench` l
     bench/callgrind.py --var build/bench/var --port 18300 --fcgi build/placard.fcgi \
         --what query --lines build/bench/data/query-mix.txt
 
-It stops the process that answers WHAT (the worker for query/config/categories, the echo worker
-for echo, the bare program for bare), starts the same binary under callgrind on the same socket,
-sends WARMUP requests, zeroes the counters, sends REQUESTS more one after the other through the
-web server, dumps, and prints `instructions/request`. The background threads (catalog poll,
+It stops the process that answers WHAT (the worker for query/config/categories/impression/click,
+the echo worker for echo, the bare program for bare), starts the same binary under callgrind on
+the same socket, sends WARMUP requests, zeroes the counters, sends REQUESTS more through the web
+server (one after the other, or from --parallel connections at a time), dumps, and prints `instructions/request`. The background threads (catalog poll,
 rollup job) count too: a few hundred thousand instructions a second, against tens of thousands
 per request. The process stays under callgrind afterwards: stop the stack when done
 (docs/performance.md, profiling recipes)."""
@@ -22,11 +22,13 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 PATHS = {"query": ("POST", "/api/v1/offers/query"), "config": ("GET", "/api/v1/config"),
          "categories": ("GET", "/api/v1/categories"), "echo": ("GET", "/bench/echo"),
-         "bare": ("GET", "/bench/bare")}
+         "bare": ("GET", "/bench/bare"), "impression": ("POST", "/api/v1/events/impression"),
+         "click": ("GET", None)}
 
 
 def read_pid(path):
@@ -66,17 +68,30 @@ def command(args, run):
     return cmd, sock, os.path.join(run, "placard.pid")
 
 
-def send(port, method, path, bodies, n):
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    headers = {"Accept-Encoding": "gzip", "Content-Type": "application/json"}
-    for i in range(n):
-        body = bodies[i % len(bodies)] if bodies else None
-        conn.request(method, path, body=body, headers=headers)
-        r = conn.getresponse()
-        r.read()
-        if r.status >= 400:
-            raise SystemExit("callgrind: %s %s answered %d" % (method, path, r.status))
-    conn.close()
+def send(port, method, path, lines, n, parallel=1):
+    """n requests, `parallel` connections at a time; lines are used in turn (each once if there
+    are enough: fresh event tokens) as bodies (POST) or paths (path None)."""
+    def one(share):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        headers = {"Accept-Encoding": "gzip", "Content-Type": "application/json"}
+        for line in share:
+            target = path if path is not None else line.decode()
+            body = line if method == "POST" else None
+            conn.request(method, target, body=body, headers=headers)
+            r = conn.getresponse()
+            r.read()
+            if r.status >= 400:
+                raise SystemExit("callgrind: %s %s answered %d" % (method, target, r.status))
+        conn.close()
+    items = [lines[i % len(lines)] if lines else None for i in range(n)]
+    if parallel <= 1:
+        one(items)
+        return
+    workers = [threading.Thread(target=one, args=(items[k::parallel],)) for k in range(parallel)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
 
 
 def total_ir(out_file):
@@ -95,7 +110,10 @@ def main():
     ap.add_argument("--fcgi", default="build/placard.fcgi")
     ap.add_argument("--bare", default="build/bench-bare-fcgi")
     ap.add_argument("--what", choices=sorted(PATHS), required=True)
-    ap.add_argument("--lines", help="request bodies, one a line (query)")
+    ap.add_argument("--lines", help="one a line: request bodies (query), event tokens (impression; "
+                    "each used once: fresh), click paths (click, as bench/mint_tokens.py writes them)")
+    ap.add_argument("--parallel", type=int, default=1,
+                    help="connections at a time (events: > 1 lets the event writer batch them)")
     ap.add_argument("--threads", type=int, default=8)
     ap.add_argument("--warmup", type=int, default=200)
     ap.add_argument("--requests", type=int, default=1000)
@@ -125,14 +143,23 @@ def main():
         raise SystemExit("callgrind: %s did not create %s" % (cmd[0], sock))
     os.chmod(sock, 0o666)
     method, path = PATHS[args.what]
-    bodies = None
-    if method == "POST":
+    lines = None
+    if args.lines:
         with open(args.lines, encoding="utf-8") as f:
-            bodies = [line.strip().encode() for line in f if line.strip()]
-    send(args.port, method, path, bodies, args.warmup)
+            lines = [line.strip().encode() for line in f if line.strip()]
+        if args.what == "impression":
+            lines = [b'{"impressionToken":"' + t + b'"}' for t in lines]
+        if args.what in ("impression", "click") and len(lines) < args.warmup + args.requests:
+            raise SystemExit("callgrind: %d tokens, fewer than the %d requests (fresh tokens only)" % (
+                len(lines), args.warmup + args.requests))
+    elif method == "POST" or path is None:
+        raise SystemExit("callgrind: --what %s needs --lines" % args.what)
+    send(args.port, method, path, lines, args.warmup, args.parallel)
+    if lines and args.what in ("impression", "click"):
+        lines = lines[args.warmup:]
     subprocess.run(["callgrind_control", "-z", str(proc.pid)], check=True, capture_output=True)
     t0 = time.monotonic()
-    send(args.port, method, path, bodies, args.requests)
+    send(args.port, method, path, lines, args.requests, args.parallel)
     seconds = time.monotonic() - t0
     subprocess.run(["callgrind_control", "-d", str(proc.pid)], check=True, capture_output=True)
     dumps = sorted(glob.glob("%s.%d.*" % (prefix, proc.pid)), key=os.path.getmtime)

@@ -38,7 +38,13 @@ RPS_TARGETS = {
     "click": 0.5,
     "click-clients": 0.5,
 }
-QUERY_P99_FACTOR = 1.5      # every step's p99 <= 1.5 x bare p99
+QUERY_P99_FACTOR = 1.5      # every step's p99 <= 1.5 x bare p99, except:
+# Steps not held to the p99 rule, and why (the report prints the reason with the step's p99).
+P99_EXEMPT = {
+    "query-during-sync": "it measures the offers query while a 100,000-offer network sync writes the catalog and "
+                         "the worker rebuilds its snapshot, not the query path; it has its own targets (the sync's "
+                         "seconds, the query ratio during the sync)",
+}
 SIZE_INDEPENDENCE = 0.9     # query at the big catalog >= 0.9 x query at the small one
 REBUILD_MS = 1000           # snapshot rebuild of 100,000 offers
 RSS_LIMIT_KB = 64 * 1024    # worker VmRSS at 100,000 offers
@@ -132,6 +138,7 @@ def analyse(steps, meta):
     bare_rps = sum(s["rps"] for s in bares) / len(bares)
     bare_p99 = sum(s["p99_ms"] for s in bares) / len(bares)
     checks = []  # (what, value text, target text, ok)
+    p99_exempt = []  # P99_EXEMPT steps that ran: what the report says instead of a check
 
     for s in steps:
         s["ratio"] = s["rps"] / bare_rps if bare_rps else 0.0
@@ -143,7 +150,10 @@ def analyse(steps, meta):
             ok = s["ratio"] >= t
             checks.append(("%s: req/s vs bare" % s["name"], "%.3f x" % s["ratio"], ">= %.2f x" % t, ok))
             parts.append(ok)
-        if s["name"] not in BASELINES:
+        if s["name"] in P99_EXEMPT:
+            p99_exempt.append("%s: p99 %s ms (%.3f x bare), not judged by the p99 <= %.1f x bare rule: %s" % (
+                s["name"], fmt_ms(s["p99_ms"]), s["p99_ratio"], QUERY_P99_FACTOR, P99_EXEMPT[s["name"]]))
+        elif s["name"] not in BASELINES:
             ok = s["p99_ratio"] <= QUERY_P99_FACTOR
             checks.append(("%s: p99 vs bare p99" % s["name"], "%.3f x (%s ms)" % (s["p99_ratio"], fmt_ms(s["p99_ms"])),
                            "<= %.1f x" % QUERY_P99_FACTOR, ok))
@@ -212,7 +222,7 @@ def analyse(steps, meta):
                                                                  fl.get("rss_peak_kb", 0) / 1024),
                        "%.2f x (%s ms vs %s ms)" % (f, fmt_ms(flood["p99_ms"]), fmt_ms(base["p99_ms"])),
                        "<= %.1f x" % FLOOD_P99_FACTOR, f <= FLOOD_P99_FACTOR))
-    return {"bare_rps": bare_rps, "bare_p99_ms": bare_p99, "checks": checks}
+    return {"bare_rps": bare_rps, "bare_p99_ms": bare_p99, "checks": checks, "p99_exempt": p99_exempt}
 
 
 def stats_of(meta):
@@ -574,6 +584,7 @@ def main():
                md_table(cmp_head, cmp_rows), ""]
     md += ["## Targets (issues 6 and 24): %d of %d met" % (passed, len(checks)), ""]
     md += ["- " + line for line in checks_lines(checks)] + [""]
+    md += ["- EXEMPT  " + x for x in analysis["p99_exempt"]] + ([""] if analysis["p99_exempt"] else [])
     md += ["## Machine", ""] + ["- **%s**: %s" % (k, v) for k, v in machine] + [""]
     md += ["## Setup", ""] + ["- **%s**: %s" % (k, v) for k, v in setup] + [""]
     os.makedirs(args.out, exist_ok=True)
@@ -607,6 +618,8 @@ def main():
     print("Targets (issues 6 and 24): %d of %d met" % (passed, len(checks)))
     for line in checks_lines(checks):
         print("  " + line)
+    for x in analysis["p99_exempt"]:
+        print("  EXEMPT  " + x)
     print()
     print("Report: %s, chart: %s" % (os.path.join(args.out, "report.md"), os.path.join(args.out, "report.svg")))
     return 0

@@ -48,6 +48,8 @@ readonly TEST_PACKAGES=(
   debootstrap debhelper devscripts fakeroot lintian dpkg-dev
   # The package test builds the .deb twice: ccache serves it the objects make already compiled.
   ccache
+  # bench/callgrind.py: instructions per request (docs/performance.md, profiling recipes).
+  valgrind
 )
 # Only for `make scan` (scripts/deps.sh --scan): make test does not need them.
 readonly SCAN_PACKAGES=(sqlmap wapiti)

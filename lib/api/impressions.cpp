@@ -1,5 +1,9 @@
 #include "lib/api/impressions.h"
 
+#include <algorithm>
+#include <optional>
+#include <string_view>
+
 #include "lib/api/counting_rules.h"
 #include "lib/api/token_checks.h"
 #include "lib/http/api_error.h"
@@ -7,10 +11,39 @@
 
 namespace placard::api {
 
-http::Response record_impression(http::Request& request, const catalog::Snapshot& snapshot,
-                                 const tokens::KeyRing& keys, db::EventStore& events,
-                                 ClientHasher& clients, std::int64_t now) {
-  json::BodyDocument parsed;
+namespace {
+
+bool is_token_char(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+         c == '_' || c == '.';
+}
+
+// The body every client sends, {"impressionToken":"<token>"} with a token of base64url
+// characters and dots only (what tokens are made of), read without the JSON parser: parsing it
+// was a sixth of the worker's instructions per impression (issue 24, callgrind). Such a body is
+// valid JSON, an object with that one member; anything else (spaces, escapes, other members, an
+// empty token) goes through the parser, which gives the same answer or the contract's error.
+std::optional<std::string_view> plain_token_body(std::string_view body) {
+  constexpr std::string_view kHead = R"({"impressionToken":")";
+  constexpr std::string_view kTail = R"("})";
+  if (body.size() <= kHead.size() + kTail.size() || !body.starts_with(kHead) ||
+      !body.ends_with(kTail)) {
+    return std::nullopt;
+  }
+  const auto token = body.substr(kHead.size(), body.size() - kHead.size() - kTail.size());
+  if (!std::all_of(token.begin(), token.end(), is_token_char)) return std::nullopt;
+  return token;
+}
+
+// The token of an impression body; `parsed` holds the parse when the parser was needed.
+std::string_view impression_token(http::Request& request, json::BodyDocument& parsed) {
+  // The checks json::parse_object_body makes before it parses, in the same order.
+  if (json::is_json_content_type(request.header("content-type"))) {
+    const std::size_t declared = request.content_length.value_or(request.body.size());
+    if (declared <= json::kMaxBodyBytes && request.body.size() <= json::kMaxBodyBytes) {
+      if (const auto token = plain_token_body(request.load_body())) return *token;
+    }
+  }
   json::parse_object_body(request, parsed.doc());
   const rapidjson::Document& body = parsed.doc();
   const auto it = body.FindMember("impressionToken");
@@ -18,9 +51,17 @@ http::Response record_impression(http::Request& request, const catalog::Snapshot
   if (!it->value.IsString()) {
     throw http::invalid_field("impressionToken", "impressionToken must be a string");
   }
+  return {it->value.GetString(), it->value.GetStringLength()};
+}
+
+}  // namespace
+
+http::Response record_impression(http::Request& request, const catalog::Snapshot& snapshot,
+                                 const tokens::KeyRing& keys, db::EventStore& events,
+                                 ClientHasher& clients, std::int64_t now) {
+  json::BodyDocument parsed;
   const auto claims =
-      verified_claims(keys, std::string_view(it->value.GetString(), it->value.GetStringLength()),
-                      tokens::TokenKind::impression);
+      verified_claims(keys, impression_token(request, parsed), tokens::TokenKind::impression);
   db::EventRecord event = event_of(claims);
   bool recorded = false;
   if (is_expired(claims, snapshot.settings, now)) {

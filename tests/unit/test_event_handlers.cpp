@@ -10,6 +10,7 @@
 #include "lib/api/clicks.h"
 #include "lib/api/impressions.h"
 #include "lib/crypto/base64.h"
+#include "lib/crypto/sha256.h"
 #include "lib/http/api_error.h"
 #include "lib/tokens/token.h"
 
@@ -206,6 +207,43 @@ TEST(ImpressionHandler, WrongKindForgedAndMissingTokens) {
       error_code([&] { placard::api::record_impression(missing, s, k, events, hasher(), kNow); }),
       "400 missing_field");
   EXPECT_TRUE(events.seen.empty());
+}
+
+// The plain body {"impressionToken":"<token>"} is read without the JSON parser (issue 24): it
+// must answer exactly as the parser would, and every other spelling still goes through it.
+TEST(ImpressionHandler, PlainBodyAndOtherSpellingsAnswerAlike) {
+  const auto k = keys();
+  Snapshot s;
+  FakeEvents events;
+  const std::string t = token(TokenKind::impression, 7, kNow, 'p');
+  const auto answer = [&](const std::string& body, const std::string& type = "application/json") {
+    Request r = impression_request(t);
+    r.headers = {{"content-type", type}};
+    r.body = body;
+    try {
+      return placard::api::record_impression(r, s, k, events, hasher(), kNow).body;
+    } catch (const ApiError& e) {
+      return std::to_string(e.status()) + " " + e.code();
+    }
+  };
+  // Spaces and an escaped first character: the parser's path, the same token.
+  std::string escaped = t;
+  escaped.replace(0, 1, "\\u00" + placard::crypto::to_hex(t.substr(0, 1)));
+  EXPECT_EQ(answer(R"( { "impressionToken" : ")" + t + "\" } "), R"({"status":"recorded"})");
+  EXPECT_EQ(answer(R"({"impressionToken":")" + t + "\"}"), R"({"status":"duplicate"})");
+  EXPECT_EQ(answer(R"({"impressionToken":")" + escaped + "\"}"), R"({"status":"duplicate"})");
+  // Another member after it: the plain reading must not take `<token>","x":"y` for the token.
+  EXPECT_EQ(answer(R"({"impressionToken":")" + t + R"(","x":"y"})"), R"({"status":"duplicate"})");
+  // What the parser refuses is still refused, before any token check.
+  EXPECT_EQ(answer(R"({"impressionToken":")" + t + R"("}{"impressionToken":")" + t + "\"}"),
+            "400 invalid_json");
+  EXPECT_EQ(answer(R"({"impressionToken":")" + t + "\"}x"), "400 invalid_json");
+  EXPECT_EQ(answer(R"({"impressionToken":")" + t + "\"}", "text/plain"),
+            "415 unsupported_media_type");
+  EXPECT_EQ(answer(R"({"impressionToken":""})"), "400 invalid_token");
+  EXPECT_EQ(answer(R"({"impressionToken":")" + std::string(std::size_t{17} * 1024, 'A') + "\"}"),
+            "413 body_too_large");
+  EXPECT_EQ(events.seen.size(), 1U);
 }
 
 TEST(ClickHandler, RedirectsWithSubIdAndRecordsOnce) {

@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""bench/report.py's p99 rule: every measured step's p99 at most 1.5 x the bare program's, except
+the steps in P99_EXEMPT (query-during-sync), whose p99 is reported with the reason instead of
+being judged. Run: python3 tests/bench/test_report_p99.py"""
+
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
+import report  # noqa: E402
+
+
+def step(name, p99_ms, rps=1000.0):
+    return {"name": name, "label": name, "rps": rps, "p99_ms": p99_ms, "bad_status": 0, "unanswered": 0,
+            "read_errors": 0}
+
+
+class P99RuleTests(unittest.TestCase):
+    def analyse(self, steps):
+        return report.analyse(steps, {})
+
+    def p99_checks(self, analysis):
+        return {what: ok for what, _value, _target, ok in analysis["checks"] if "p99 vs bare p99" in what}
+
+    def test_a_slow_query_step_fails_the_rule(self):
+        a = self.analyse([step("bare", 10.0), step("query-small", 16.0), step("query-sync-base", 14.0)])
+        checks = self.p99_checks(a)
+        self.assertFalse(checks["query-small: p99 vs bare p99"])
+        self.assertTrue(checks["query-sync-base: p99 vs bare p99"])
+        self.assertEqual(a["p99_exempt"], [])
+
+    def test_query_during_sync_is_reported_with_its_reason_not_judged(self):
+        a = self.analyse([step("bare", 10.0), step("query-during-sync", 80.0)])
+        self.assertNotIn("query-during-sync: p99 vs bare p99", self.p99_checks(a))
+        self.assertEqual(len(a["p99_exempt"]), 1)
+        line = a["p99_exempt"][0]
+        self.assertIn("query-during-sync", line)
+        self.assertIn("8.000 x bare", line)
+        self.assertIn(report.P99_EXEMPT["query-during-sync"], line)
+        # Its other checks still hold: an error answer fails the step.
+        bad = step("query-during-sync", 80.0)
+        bad["bad_status"] = 1
+        a = self.analyse([step("bare", 10.0), bad])
+        self.assertEqual(bad["verdict"], "FAIL")
+
+
+if __name__ == "__main__":
+    unittest.main()
