@@ -23,6 +23,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
+import proc_info  # noqa: E402
+
 
 def fcgi_record(rtype, content):
     return struct.pack(">BBHHBx", 1, rtype, 1, len(content), 0) + content
@@ -68,11 +71,10 @@ def fastcgi(port, method, uri, headers=None, body=b"", timeout=30):
 
 
 def status_kb(pid, field):
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    raise RuntimeError("no %s for pid %d" % (field, pid))
+    value = proc_info.status_kb(pid, field)
+    if value is None:
+        raise RuntimeError("no %s for pid %d" % (field, pid))
+    return value
 
 
 def free_port():

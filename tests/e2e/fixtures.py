@@ -135,7 +135,8 @@ def stop_spare():
 class StackTestCase(unittest.TestCase):
     """A test class with a fresh stack (Borrowed: the running stack reset to a fresh database, or a
     new one): SERVER picks the web server, FIXTURES whether the suite's fixtures are loaded, and
-    prepare_stack() may change the stack before that."""
+    prepare_stack() may change the stack before that. The run's current stack is restored when
+    the class is done (or its set-up failed)."""
 
     SERVER = "lighttpd"
     FIXTURES = True
@@ -144,12 +145,17 @@ class StackTestCase(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.borrowed = Borrowed(cls.SERVER, tls=cls.TLS, conf=cls.CONF)
-        cls.stack = cls.borrowed.stack
-        SD.set_stack(cls.stack)
-        cls.prepare_stack()
-        if cls.FIXTURES:
-            load_fixtures(cls.stack)
+        cls.previous = SD.current_stack()
+        try:
+            cls.borrowed = Borrowed(cls.SERVER, tls=cls.TLS, conf=cls.CONF)
+            cls.stack = cls.borrowed.stack
+            SD.set_stack(cls.stack)
+            cls.prepare_stack()
+            if cls.FIXTURES:
+                load_fixtures(cls.stack)
+        except BaseException:
+            SD.set_stack(cls.previous)
+            raise
 
     @classmethod
     def prepare_stack(cls):
@@ -157,4 +163,7 @@ class StackTestCase(unittest.TestCase):
 
     @classmethod
     def tearDownClass(cls):
-        cls.borrowed.give_back()
+        try:
+            cls.borrowed.give_back()
+        finally:
+            SD.set_stack(cls.previous)

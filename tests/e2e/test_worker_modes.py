@@ -23,24 +23,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import harness as H  # noqa: E402
+import proc_info  # noqa: E402 (tools/, on the path through the harness)
 import test_placardctl  # noqa: E402
 
 QUERY = {"country": "DE", "placement": "popup-main", "extensionVersion": "1.4.2", "limit": 3}
 
 
-def worker_pids(exe):
-    """Pids of running processes of that executable."""
-    exe = os.path.realpath(exe)
-    pids = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            if os.path.realpath("/proc/%s/exe" % entry) == exe:
-                pids.append(int(entry))
-        except OSError:
-            continue
-    return pids
+worker_pids = proc_info.pids_of_exe
 
 
 class FcgidSpawnedTests(H.StackTestCase):
@@ -193,8 +182,7 @@ class CgiModeTests(H.StackTestCase):
             self.assertTrue(H.wait_until(lambda: _connectable(port), timeout=10),
                             "the worker did not listen on 127.0.0.1:%d" % port)
             def threads():
-                with open("/proc/%d/status" % worker.pid) as f:
-                    return int([l for l in f if l.startswith("Threads:")][0].split()[1])
+                return proc_info.threads(worker.pid)
             # main + 40 intake threads (8 per handler, at least 32; the 5 handlers have no
             # threads of their own since issue 24) + the turns' watch + catalog refresher + event
             # writer + signal watcher + rollup step + retention job + network sync schedule (a
