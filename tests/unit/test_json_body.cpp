@@ -17,13 +17,9 @@ namespace {
 using placard::http::ApiError;
 using placard::http::render_error;
 using placard::http::Request;
-using placard::http::Response;
 using placard::json::is_json_content_type;
 using placard::json::kMaxBodyBytes;
-using placard::json::kMaxDepth;
-using placard::json::nesting_depth;
 using placard::json::parse_object_body;
-using placard::json::parse_untrusted;
 
 // parse_object_body into a fresh document (throws ApiError like parse_object_body).
 std::unique_ptr<rapidjson::Document> object_body(Request& request) {
