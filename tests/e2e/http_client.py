@@ -37,19 +37,23 @@ def _record_traffic(method, path, status, hdrs, data):
         f.write(line + "\n")
 
 
-def http_request(port, method, path, body=None, headers=None, timeout=HTTP_TIMEOUT, ca=None):
+def http_request(port, method, path, body=None, headers=None, timeout=HTTP_TIMEOUT, ca=None, source=None,
+                 record=True):
     """One request on a fresh connection. Returns (status, {lower-case header: value}, body bytes).
-    With `ca` (a certificate file), over HTTPS, verifying the server against that certificate.
+    With `ca` (a certificate file), over HTTPS, verifying the server against that certificate;
+    with `source`, from that local address (e.g. 127.0.0.2); `record=False` keeps the answer out
+    of the traffic log (answers that did not come from the stack's web server alone).
 
     Repeated headers are joined with ", ". If the server answers and closes before the whole
     body was sent (e.g. an early 413), the answer is still read."""
     if isinstance(body, str):
         body = body.encode("utf-8")
+    bind = (source, 0) if source else None
     if ca:
         ctx = ssl.create_default_context(cafile=ca)
-        conn = httpclient.HTTPSConnection("127.0.0.1", port, timeout=timeout, context=ctx)
+        conn = httpclient.HTTPSConnection("127.0.0.1", port, timeout=timeout, context=ctx, source_address=bind)
     else:
-        conn = httpclient.HTTPConnection("127.0.0.1", port, timeout=timeout)
+        conn = httpclient.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=bind)
     try:
         try:
             conn.request(method, path, body=body, headers=dict(headers or {}))
@@ -61,7 +65,8 @@ def http_request(port, method, path, body=None, headers=None, timeout=HTTP_TIMEO
         for k, v in resp.getheaders():
             k = k.lower()
             hdrs[k] = (hdrs[k] + ", " + v) if k in hdrs else v
-        _record_traffic(method, path, resp.status, hdrs, data)
+        if record:
+            _record_traffic(method, path, resp.status, hdrs, data)
         return resp.status, hdrs, data
     finally:
         conn.close()

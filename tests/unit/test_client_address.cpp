@@ -7,19 +7,13 @@
 
 #include "lib/config/config_file.h"
 #include "lib/config/server_config.h"
+#include "tests/unit/request_builders.h"
 
 namespace {
 
 using placard::http::client_address;
-using placard::http::Request;
 using placard::http::TrustedProxies;
-
-Request from(const std::string& peer, const std::string& forwarded = "") {
-  Request r;
-  r.remote_addr = peer;
-  if (!forwarded.empty()) r.headers.push_back({"x-forwarded-for", forwarded});
-  return r;
-}
+using placard::test::from;
 
 TEST(ClientKeyText, Ipv6IsReducedToItsSlash64) {
   using placard::http::client_key_text;

@@ -6,18 +6,12 @@
 #include <string>
 
 #include "lib/http/client_address.h"
+#include "tests/unit/request_builders.h"
 
 namespace {
 
-using placard::http::Request;
 using placard::http::TrustedProxies;
-
-Request from(const std::string& peer, const std::string& forwarded = "") {
-  Request r;
-  r.remote_addr = peer;
-  if (!forwarded.empty()) r.headers.push_back({"x-forwarded-for", forwarded});
-  return r;
-}
+using placard::test::from;
 
 TEST(ClientHasher, OneIpv6Slash64IsOneClient) {
   const placard::http::TrustedProxies none;

@@ -490,4 +490,16 @@ TEST(TokenSigning, ConcurrentUseOfOneRing) {
   EXPECT_EQ(failures.load(), 0);
 }
 
+// A ring moved after signing still verifies what it signed.
+TEST(TokenKeyRing, IsMovable) {
+  KeyRing a = ring("k1:" + key_text('a'), "k1");
+  const std::string token = sign_token(a, sample_claims());
+  KeyRing b = std::move(a);
+  EXPECT_EQ(b.active_kid(), "k1");
+  EXPECT_EQ(verify_token(b, token, TokenKind::impression).status, VerifyStatus::ok);
+  KeyRing c = ring("k9:" + key_text('c'), "k9");
+  c = std::move(b);
+  EXPECT_EQ(verify_token(c, token, TokenKind::impression).status, VerifyStatus::ok);
+}
+
 }  // namespace
