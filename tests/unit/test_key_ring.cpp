@@ -10,22 +10,16 @@
 
 #include "lib/crypto/base64.h"
 #include "lib/crypto/random.h"
+#include "tests/unit/key_rings.h"
 
 namespace {
 
 using placard::crypto::base64url_encode;
 using placard::tokens::KeyRing;
 
-std::string key_bytes(char fill, std::size_t n = 32) {
-  return std::string(n, fill);
-}
-std::string key_text(char fill, std::size_t n = 32) {
-  return base64url_encode(key_bytes(fill, n));
-}
-
-KeyRing ring(const std::string& spec, const std::string& active) {
-  return KeyRing::parse(spec, active);
-}
+using placard::test::key_bytes;
+using placard::test::key_text;
+using placard::test::ring;
 
 const KeyRing& main_ring() {
   static const KeyRing keys = ring("k1:" + key_text('a'), "k1");

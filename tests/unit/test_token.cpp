@@ -15,6 +15,7 @@
 #include "lib/crypto/base64.h"
 #include "lib/crypto/random.h"
 #include "lib/tokens/key_ring.h"
+#include "tests/unit/key_rings.h"
 
 namespace {
 
@@ -31,16 +32,8 @@ using placard::tokens::VerifyStatus;
 constexpr std::string_view kUrlAlphabet =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-std::string key_bytes(char fill, std::size_t n = 32) {
-  return std::string(n, fill);
-}
-std::string key_text(char fill, std::size_t n = 32) {
-  return base64url_encode(key_bytes(fill, n));
-}
-
-KeyRing ring(const std::string& spec, const std::string& active) {
-  return KeyRing::parse(spec, active);
-}
+using placard::test::key_text;
+using placard::test::ring;
 
 TokenClaims sample_claims(TokenKind kind = TokenKind::impression) {
   TokenClaims c;
