@@ -122,6 +122,12 @@ $(BUILD)/network_probe: $(BUILD)/obj/tests/network_probe/network_probe.o $(BUILD
 test: all $(DEPS_TEST_OK) $(BUILD)/unit_tests $(BUILD)/network_probe $(NODE_OK) bundle
 	@bash scripts/run-tests.sh
 
+# The end-to-end suite alone, behind one web server (docs/testing.md): E2E_SERVER=lighttpd|apache,
+# E2E_ARGS for run.py (e.g. E2E_ARGS="-k test_offers").
+E2E_SERVER ?= lighttpd
+e2e: all $(DEPS_TEST_OK) $(BUILD)/network_probe bundle
+	python3 tests/e2e/run.py --server $(E2E_SERVER) --build $(BUILD) $(E2E_ARGS)
+
 # The development loop, a few minutes: build, the unit tests (the handlers' in-process tests
 # among them), and every linter over what changed since `git merge-base HEAD main`.
 check: all $(DEPS_TEST_OK) $(BUILD)/unit_tests $(NODE_OK)

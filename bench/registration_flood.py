@@ -21,6 +21,9 @@ import threading
 import time
 from urllib.parse import urlsplit
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
+import proc_info  # noqa: E402
+
 
 def post(base, source_ip, path, doc):
     u = urlsplit(base)
@@ -43,21 +46,7 @@ def post(base, source_ip, path, doc):
 def rss_kib(pid_file):
     """VmRSS of the process in pid_file and its children."""
     with open(pid_file) as f:
-        top = int(f.read().strip())
-    total = 0
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open("/proc/%s/stat" % name) as f:
-                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-            if int(name) != top and ppid != top:
-                continue
-            with open("/proc/%s/status" % name) as f:
-                total += next(int(l.split()[1]) for l in f if l.startswith("VmRSS:"))
-        except (OSError, ValueError, IndexError, StopIteration):
-            pass
-    return total
+        return proc_info.tree_rss_kb(int(f.read().strip()))
 
 
 def main():

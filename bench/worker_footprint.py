@@ -17,19 +17,14 @@ import argparse
 import json
 import os
 import socket
-import struct
 import subprocess
 import sys
 import tempfile
 import time
 
-
-def fcgi_record(rtype, content):
-    return struct.pack(">BBHHBx", 1, rtype, 1, len(content), 0) + content
-
-
-def fcgi_length(n):
-    return bytes([n]) if n < 128 else struct.pack(">I", n | 0x80000000)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
+import fcgi_client  # noqa: E402
+import proc_info  # noqa: E402
 
 
 def fastcgi(port, method, uri, headers=None, body=b"", timeout=30):
@@ -41,38 +36,14 @@ def fastcgi(port, method, uri, headers=None, body=b"", timeout=30):
         env.update(CONTENT_TYPE="application/json", CONTENT_LENGTH=str(len(body)))
     for name, value in (headers or {}).items():
         env["HTTP_" + name.upper().replace("-", "_")] = value
-    params = b"".join(fcgi_length(len(k)) + fcgi_length(len(v.encode())) + k.encode() + v.encode()
-                      for k, v in env.items())
-    begin = struct.pack(">HB5x", 1, 0)
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
-        sock.sendall(fcgi_record(1, begin) + fcgi_record(4, params) + fcgi_record(4, b"") +
-                     (fcgi_record(5, body) if body else b"") + fcgi_record(5, b""))
-        data = b""
-        while True:
-            chunk = sock.recv(65536)
-            if not chunk:
-                break
-            data += chunk
-    out, pos = b"", 0
-    while pos + 8 <= len(data):
-        _, rtype, _, length, padding = struct.unpack(">BBHHB", data[pos:pos + 7])
-        if rtype == 6:
-            out += data[pos + 8:pos + 8 + length]
-        pos += 8 + length + padding
-    head, _, payload = out.partition(b"\r\n\r\n")
-    status = 200
-    for line in head.split(b"\r\n"):
-        if line.lower().startswith(b"status:"):
-            status = int(line.split()[1])
-    return status, payload
+    return fcgi_client.cgi_status(fcgi_client.request(port, env, body, timeout))
 
 
 def status_kb(pid, field):
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    raise RuntimeError("no %s for pid %d" % (field, pid))
+    value = proc_info.status_kb(pid, field)
+    if value is None:
+        raise RuntimeError("no %s for pid %d" % (field, pid))
+    return value
 
 
 def free_port():

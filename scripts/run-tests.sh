@@ -82,6 +82,7 @@ lane_3() {
     bash -c 'make -s -j"$(nproc)" fuzz-build && exec bash scripts/fuzz.sh "$@"' fuzz
   suite lint 2400 bash scripts/lint.sh  # under a load of ~20 it took ~40 min; ~4 quiet
   suite client-unit 300 node clients/placard-client/test-support/summary.mjs
+  suite bench-report 60 python3 tests/bench/test_report_p99.py
 }
 
 rm -f "$RESULTS/openapi-traffic.jsonl"  # this run's answers only

@@ -9,7 +9,7 @@ namespace placard::api {
 namespace {
 
 // Lower-case substrings. Keep each specific enough never to match a browser's User-Agent
-// (tests/unit/test_counting_rules.cpp checks current Chrome, Firefox, Safari, Edge and mobile
+// (tests/unit/test_bot_agents.cpp checks current Chrome, Firefox, Safari, Edge and mobile
 // ones). Add new entries here only.
 constexpr std::array<std::string_view, 66> kPatterns = {
     // search and AI crawlers

@@ -9,9 +9,10 @@
 //   country[2] | placement length u8 | placement
 // MAC: the first 16 bytes (128 bits) of HMAC-SHA-256(key[kid], payload), as RFC 2104 section 5
 // allows. It covers the whole payload, including version and kid. Version 2 is the compact form:
-// a typical token (9-character kid, 5-digit offer id, 10-character placement) is 87 characters,
-// and its payload fits one SHA-256 block, so signing costs two compressions instead of three.
-// The longest token (16-char kid, 64-bit offer id, 64-byte placement) is 168 characters.
+// a typical token (9-character kid, an offer id below 65,536, 10-character placement: a 48-byte
+// payload) is 87 characters, and its payload fits one SHA-256 block (at most 55 bytes), so signing
+// costs two compressions instead of three. The longest token (16-char kid, 64-bit offer id,
+// 64-byte placement: a 115-byte payload) is 177 characters (test_token.cpp checks both).
 //
 // verify_token checks format and signature only; expiry (TTL) and matching the offer id of the
 // request are the caller's job.

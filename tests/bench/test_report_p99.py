@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""bench/report.py's p99 rule: every measured step's p99 at most 1.5 x the bare program's, except
+"""bench/report_verdicts.py's p99 rule: every measured step's p99 at most 1.5 x the bare program's, except
 the steps in P99_EXEMPT (query-during-sync), whose p99 is reported with the reason instead of
-being judged. Run: python3 tests/bench/test_report_p99.py"""
+being judged. Run: python3 tests/bench/test_report_p99.py [--summary FILE] (FILE gets {"passed": N, "failed": M},
+as scripts/run-tests.sh's suites write)."""
 
 import os
 import sys
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
-import report  # noqa: E402
+import report_verdicts as report  # noqa: E402 (analyse, P99_EXEMPT)
 
 
 def step(name, p99_ms, rps=1000.0):
@@ -45,5 +46,17 @@ class P99RuleTests(unittest.TestCase):
         self.assertEqual(bad["verdict"], "FAIL")
 
 
+def main():
+    summary = None
+    if len(sys.argv) == 3 and sys.argv[1] == "--summary":
+        summary = sys.argv[2]
+    result = unittest.main(argv=sys.argv[:1], exit=False, verbosity=2).result
+    failed = len(result.failures) + len(result.errors)
+    if summary:
+        with open(summary, "w") as f:
+            f.write('{"passed": %d, "failed": %d}\n' % (result.testsRun - failed, failed))
+    return 1 if failed else 0
+
+
 if __name__ == "__main__":
-    unittest.main()
+    sys.exit(main())

@@ -525,26 +525,10 @@ class RetentionTests(H.E2ETestCase):
 class OwnStackTests(H.StackTestCase):
     """On a stack of its own whose config runs the worker's retention thread every second
     (retention.interval_seconds = 1) and writes events the portable way (db.event_insert =
-    transaction: single-row inserts, new rows told by the affected-row count, as on MySQL); the
-    run's shared stack is restored afterwards."""
+    transaction: single-row inserts, new rows told by the affected-row count, as on MySQL);
+    StackTestCase restores the run's shared stack afterwards."""
 
     FIXTURES = False
-
-    @classmethod
-    def setUpClass(cls):
-        cls.previous = H._current
-        try:
-            super().setUpClass()
-        except BaseException:
-            H.set_stack(cls.previous)
-            raise
-
-    @classmethod
-    def tearDownClass(cls):
-        try:
-            super().tearDownClass()
-        finally:
-            H.set_stack(cls.previous)
 
     @classmethod
     def prepare_stack(cls):

@@ -21,6 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import harness as H  # noqa: E402
+import proc_info  # noqa: E402 (tools/, on the path through the harness)
 from admin_client import PREFIX, AdminClient, own_origin, unique_email  # noqa: E402
 
 PER_CLIENT = 3
@@ -77,27 +78,7 @@ def worker_rss_kib():
     """Resident memory of the worker processes (the supervisor in run/placard.pid and its
     children), KiB."""
     with open(H.current().path("run", "placard.pid")) as f:
-        top = int(f.read().strip())
-    pids = {top}
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                with open("/proc/%s/stat" % name) as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-                if int(fields[1]) == top:
-                    pids.add(int(name))
-            except (OSError, IndexError, ValueError):
-                pass
-    total = 0
-    for pid in pids:
-        try:
-            with open("/proc/%d/status" % pid) as f:
-                for line in f:
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1])
-        except OSError:
-            pass
-    return total
+        return proc_info.tree_rss_kb(int(f.read().strip()))
 
 
 class AuthLimitTests(H.StackTestCase):

@@ -30,29 +30,27 @@ def bundle_tarball(build):
 
 
 class BundleChrootTests(H.StackTestCase):
-    """A stack of its own for its MariaDB; the run's shared stack is restored afterwards."""
+    """A stack of its own for its MariaDB (StackTestCase restores the run's shared stack
+    afterwards)."""
 
     FIXTURES = True
 
     @classmethod
     def setUpClass(cls):
-        cls.previous = H._current
         cls.root = None
+        super().setUpClass()
         try:
-            super().setUpClass()
             cls.make_root()
         except BaseException:
-            cls.remove_root()
-            H.set_stack(cls.previous)
+            cls.tearDownClass()
             raise
 
     @classmethod
     def tearDownClass(cls):
         try:
             cls.remove_root()
-            super().tearDownClass()
         finally:
-            H.set_stack(cls.previous)
+            super().tearDownClass()
 
     @classmethod
     def make_root(cls):

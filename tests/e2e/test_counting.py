@@ -9,7 +9,6 @@ test run picks its own 127.<r>.0.0/16, so earlier events on a kept stack do not 
 The module trusts one proxy, 127.0.0.9, by adding `trusted_proxies` to the stack's placard.conf
 and restarting the stack (restored and restarted again at the end)."""
 
-import http.client as httpclient
 import json
 import random
 import subprocess
@@ -48,17 +47,7 @@ def new_forwarded():
 
 def request_from(source, method, path, body=None, headers=None):
     """One request from the source address `source`: (status, {lower-case header: value}, body)."""
-    if isinstance(body, str):
-        body = body.encode("utf-8")
-    conn = httpclient.HTTPConnection("127.0.0.1", H.current().port, timeout=H.HTTP_TIMEOUT,
-                                      source_address=(source, 0))
-    try:
-        conn.request(method, H.prefixed(path), body=body, headers=dict(headers or {}))
-        resp = conn.getresponse()
-        data = resp.read()
-        return resp.status, {k.lower(): v for k, v in resp.getheaders()}, data
-    finally:
-        conn.close()
+    return H.http_request(H.current().port, method, H.prefixed(path), body, headers, source=source, record=False)
 
 
 def impression_from(source, token, headers=None):

@@ -29,28 +29,16 @@ def pending_raw_events():
 
 
 class CronBackgroundTests(H.StackTestCase):
-    """A stack of its own whose config says background_jobs = cron; the run's shared stack is
-    restored afterwards."""
+    """A stack of its own whose config says background_jobs = cron (StackTestCase restores the
+    run's shared stack afterwards)."""
 
     CONF = {"background_jobs": "cron"}
 
     @classmethod
     def setUpClass(cls):
-        cls.previous = H._current
-        try:
-            super().setUpClass()
-        except BaseException:
-            H.set_stack(cls.previous)
-            raise
+        super().setUpClass()
         cls.admin = AdminClient.signed_in(stack=cls.stack)
         cls.admin.ok("PATCH", "/settings", LIMITS_OFF)
-
-    @classmethod
-    def tearDownClass(cls):
-        try:
-            super().tearDownClass()
-        finally:
-            H.set_stack(cls.previous)
 
     def ctl(self, *args):
         cmd = [os.path.join(H.ROOT, self.stack.build, "placardctl"), "--config",

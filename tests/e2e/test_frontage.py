@@ -6,7 +6,6 @@ configured public_origin (the request's own Host no longer counts: DNS rebinding
 import json
 import os
 import socket
-import struct
 import subprocess
 import sys
 import tempfile
@@ -16,6 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import harness as H  # noqa: E402
+import fcgi_client  # noqa: E402 (tools/, on the path through the harness)
 from admin_client import AdminClient, admin_password  # noqa: E402
 
 
@@ -28,37 +28,8 @@ def fcgi_binary():
     return os.path.join(H.ROOT, H.current().build, "placard.fcgi")
 
 
-# -- a minimal FastCGI client (one request, any CGI parameters) -------------------------------
-
-def _record(kind, content, request_id=1):
-    return struct.pack(">BBHHBx", 1, kind, request_id, len(content), 0) + content
-
-
-def _name_value(name, value):
-    def length(n):
-        return struct.pack(">B", n) if n < 128 else struct.pack(">I", n | 0x80000000)
-    return length(len(name)) + length(len(value)) + name + value
-
-
-def fastcgi(port, params, body=b"", timeout=10):
-    """One request to a worker listening on 127.0.0.1:port; the CGI answer's bytes."""
-    content = b"".join(_name_value(k.encode(), v.encode()) for k, v in params.items())
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
-        s.sendall(_record(1, struct.pack(">HB5x", 1, 0)) + _record(4, content) + _record(4, b"")
-                  + (_record(5, body) if body else b"") + _record(5, b""))
-        data = b""
-        while True:
-            chunk = s.recv(65536)
-            if not chunk:
-                break
-            data += chunk
-    out, pos = b"", 0
-    while pos + 8 <= len(data):
-        _, kind, _, length, padding = struct.unpack(">BBHHBx", data[pos:pos + 8])
-        if kind == 6:
-            out += data[pos + 8:pos + 8 + length]
-        pos += 8 + length + padding
-    return out
+# One request to a worker listening on 127.0.0.1:port, any CGI parameters; the CGI answer's bytes.
+fastcgi = fcgi_client.request
 
 
 class Worker:

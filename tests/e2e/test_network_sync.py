@@ -54,31 +54,18 @@ def served_titles(category=MAPPED, country="DE"):
     return sorted(o["title"] for o in H.query_offers(category=category, country=country))
 
 
-class NetworkSyncTests(unittest.TestCase):
+class NetworkSyncTests(H.StackTestCase):
+    """A fresh stack (the run's, reset; behind the run's web server) whose config points the
+    networks at the stand-in; StackTestCase restores the run's stack afterwards."""
+
     maxDiff = 6000
 
     @classmethod
     def setUpClass(cls):
-        cls.previous = H._current
-        server = cls.previous.server if cls.previous else os.environ.get("SERVER", "lighttpd")
+        cls.SERVER = H._current.server if H._current else os.environ.get("SERVER", "lighttpd")
         cls.standin = StandIn()
-        cls.borrowed = None
         try:
-            cls.borrowed = H.Borrowed(server)  # a fresh stack (the run's, reset)
-            cls.stack = cls.borrowed.stack
-            H.set_stack(cls.stack)
-            path = cls.stack.path("placard.conf")
-            with open(path) as f:
-                lines = [l for l in f.read().splitlines() if not l.startswith("network.")]
-            lines += ["network.admitad.api_base = " + cls.standin.base,
-                      "network.awin.api_base = " + cls.standin.base,
-                      "network.timeout_seconds = %d" % TIMEOUT,
-                      "network.page_size = %d" % PAGE_SIZE,
-                      "network.schedule_check_seconds = 1"]
-            with open(path, "w") as f:
-                f.write("\n".join(lines) + "\n")
-            cls.stack.restart()
-            H.load_fixtures(cls.stack)
+            super().setUpClass()
             cls.admin = AdminClient.signed_in(stack=cls.stack)
         except BaseException:
             cls.tearDownClass()
@@ -86,13 +73,26 @@ class NetworkSyncTests(unittest.TestCase):
         cls.answers = []  # every admin answer of the module, searched for secrets at the end
 
     @classmethod
+    def prepare_stack(cls):
+        path = cls.stack.path("placard.conf")
+        with open(path) as f:
+            lines = [l for l in f.read().splitlines() if not l.startswith("network.")]
+        lines += ["network.admitad.api_base = " + cls.standin.base,
+                  "network.awin.api_base = " + cls.standin.base,
+                  "network.timeout_seconds = %d" % TIMEOUT,
+                  "network.page_size = %d" % PAGE_SIZE,
+                  "network.schedule_check_seconds = 1"]
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        cls.stack.restart()
+
+    @classmethod
     def tearDownClass(cls):
         try:
-            if cls.borrowed:
-                cls.borrowed.give_back()
+            if "borrowed" in vars(cls):  # else StackTestCase.setUpClass failed and cleaned up
+                super().tearDownClass()
         finally:
             cls.standin.stop()
-            H.set_stack(cls.previous)
 
     def setUp(self):
         self.standin.control(reset=True, admitad_client_id=ADMITAD_CLIENT,

@@ -346,13 +346,13 @@ class SelectionTests(H.E2ETestCase):
             H.bump()
             H.settle()
         self.addCleanup(cleanup)
-        H.db(
-            "INSERT INTO offers (id, title, category_id, priority, tracking_url, valid_from, valid_until) VALUES "
-            "(1400, 'starts soon', %d, 3, 'https://m.example/1400', UTC_TIMESTAMP() + INTERVAL 4 SECOND, NULL),"
-            "(1401, 'ends soon', %d, 2, 'https://m.example/1401', NULL, UTC_TIMESTAMP() + INTERVAL 4 SECOND),"
-            "(1402, 'sentinel', %d, 1, 'https://m.example/1402', NULL, NULL);"
-            "INSERT INTO offer_countries VALUES (1400, 'DE'), (1401, 'DE'), (1402, 'DE');"
-            "UPDATE catalog_version SET version=version+1 WHERE id=1" % (cat, cat, cat))
+        H.db(";\n".join(H.offer_insert_sql(o) for o in (
+            H.offer(1400, cat, 3, title="starts soon", tracking="https://m.example/1400",
+                    valid_from=H.NOW + " + INTERVAL 4 SECOND"),
+            H.offer(1401, cat, 2, title="ends soon", tracking="https://m.example/1401",
+                    valid_until=H.NOW + " + INTERVAL 4 SECOND"),
+            H.offer(1402, cat, 1, title="sentinel", tracking="https://m.example/1402")))
+             + ";\nUPDATE catalog_version SET version=version+1 WHERE id=1")
         rows = H.db("SELECT TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), valid_from) FROM offers WHERE id=1400")
         t_change = time.monotonic() + int(rows[0][0]) / 1e6
         visible = H.wait_until(lambda: "1402" in ids(H.query_offers(category="timing")), timeout=3)

@@ -9,7 +9,6 @@ headers sent straight to the web server from 127.0.0.1 (not trusted) are ignored
 
 import os
 import shutil
-import ssl
 import subprocess
 import sys
 import tempfile
@@ -116,15 +115,8 @@ class ProxyTests(H.E2ETestCase):
 
     @classmethod
     def via_proxy(cls, method, path, body=None, headers=None):
-        ctx = ssl.create_default_context(cafile=cls.cert)
-        conn = httpclient.HTTPSConnection("127.0.0.1", cls.port, timeout=H.HTTP_TIMEOUT, context=ctx)
-        try:
-            conn.request(method, H.prefixed(path), body=body, headers=dict(headers or {}))
-            resp = conn.getresponse()
-            data = resp.read()
-            return resp.status, {k.lower(): v for k, v in resp.getheaders()}, data
-        finally:
-            conn.close()
+        """A request over HTTPS to haproxy, which passes it on to the stack's web server."""
+        return H.http_request(cls.port, method, H.prefixed(path), body, headers, ca=cls.cert, record=False)
 
     def sign_in(self, send, origin):
         body = '{"email": "admin@placard.local", "password": "%s"}' % admin_password()

@@ -19,6 +19,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import harness as H  # noqa: E402
+import fcgi_client  # noqa: E402 (tools/, on the path through the harness)
 
 TRICKLE_INTERVAL = 0.5  # seconds between two bytes of a slow body
 PROBE_SECONDS = 4.0  # how long config and query are probed while the bodies trickle
@@ -110,14 +111,7 @@ class SlowBodyTests(H.E2ETestCase):
 BEGIN_REQUEST, END_REQUEST, PARAMS, STDIN, STDOUT = 1, 3, 4, 5, 6
 
 
-def record(kind, content, request_id=1):
-    return struct.pack(">BBHHBB", 1, kind, request_id, len(content), 0, 0) + content
-
-
-def name_value(name, value):
-    def length(n):
-        return bytes([n]) if n < 128 else struct.pack(">I", n | 0x80000000)
-    return length(len(name)) + length(len(value)) + name + value
+record, name_value = fcgi_client.record, fcgi_client.name_value
 
 
 def fcgi_request_head(path, body_length):

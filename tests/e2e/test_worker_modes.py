@@ -13,7 +13,6 @@ import json
 import os
 import signal
 import socket
-import struct
 import subprocess
 import sys
 import time
@@ -23,24 +22,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import harness as H  # noqa: E402
+import fcgi_client  # noqa: E402 (tools/, on the path through the harness)
+import proc_info  # noqa: E402 (tools/, on the path through the harness)
 import test_placardctl  # noqa: E402
 
 QUERY = {"country": "DE", "placement": "popup-main", "extensionVersion": "1.4.2", "limit": 3}
 
 
-def worker_pids(exe):
-    """Pids of running processes of that executable."""
-    exe = os.path.realpath(exe)
-    pids = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            if os.path.realpath("/proc/%s/exe" % entry) == exe:
-                pids.append(int(entry))
-        except OSError:
-            continue
-    return pids
+worker_pids = proc_info.pids_of_exe
 
 
 class FcgidSpawnedTests(H.StackTestCase):
@@ -92,44 +81,19 @@ class FcgidSpawnedTests(H.StackTestCase):
         self.assertEqual(os.stat(self.stack.path("fcgid", "placard.conf")).st_mode & 0o777, 0o600)
 
 
-def _fcgi_record(rtype, content):
-    return struct.pack(">BBHHBx", 1, rtype, 1, len(content), 0) + content
-
-
 def fastcgi_send(sock, method, uri, body=b"", declared=None):
     """Sends one FastCGI request (responder role), as a web server would: parameters, then the
     body and the empty end-of-input record. `declared` overrides CONTENT_LENGTH."""
-    def pair(name, value):
-        n, v = name.encode(), value.encode()
-        return bytes([len(n), len(v)]) + n + v  # short names and values only
-
     env = [("REQUEST_METHOD", method), ("REQUEST_URI", uri), ("QUERY_STRING", ""),
            ("SERVER_PROTOCOL", "HTTP/1.1"), ("REMOTE_ADDR", "127.0.0.1")]
     if body or declared is not None:
         env += [("CONTENT_TYPE", "application/json"),
                 ("CONTENT_LENGTH", str(len(body) if declared is None else declared))]
-    params = b"".join(pair(k, v) for k, v in env)
-    begin = struct.pack(">HB5x", 1, 0)  # role responder, do not keep the connection
-    stdin = b"".join(_fcgi_record(5, body[i:i + 8192]) for i in range(0, len(body), 8192))
-    sock.sendall(_fcgi_record(1, begin) + _fcgi_record(4, params) + _fcgi_record(4, b"") +
-                 stdin + _fcgi_record(5, b""))
+    fcgi_client.send(sock, env, body)
 
 
-def fastcgi_read(sock):
-    """Reads until the worker closes its side; returns the bytes written to FCGI_STDOUT."""
-    data = b""
-    while True:
-        chunk = sock.recv(65536)
-        if not chunk:
-            break
-        data += chunk
-    out, pos = b"", 0
-    while pos + 8 <= len(data):
-        _, rtype, _, length, padding = struct.unpack(">BBHHB", data[pos:pos + 7])
-        if rtype == 6:  # FCGI_STDOUT
-            out += data[pos + 8:pos + 8 + length]
-        pos += 8 + length + padding
-    return out
+# Reads until the worker closes its side; returns the bytes written to FCGI_STDOUT.
+fastcgi_read = fcgi_client.read_stdout
 
 
 def fastcgi_get(port, uri, timeout=10):
@@ -209,8 +173,7 @@ class CgiModeTests(H.StackTestCase):
             self.assertTrue(H.wait_until(lambda: _connectable(port), timeout=10),
                             "the worker did not listen on 127.0.0.1:%d" % port)
             def threads():
-                with open("/proc/%d/status" % worker.pid) as f:
-                    return int([l for l in f if l.startswith("Threads:")][0].split()[1])
+                return proc_info.threads(worker.pid)
             # main + 40 intake threads (8 per handler, at least 32; the 5 handlers have no
             # threads of their own since issue 24) + the turns' watch + catalog refresher + event
             # writer + signal watcher + rollup step + retention job + network sync schedule (a

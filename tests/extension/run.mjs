@@ -322,14 +322,12 @@ async function finish(timedOut = false) {
 
 try {
   await stack.start({ build: BUILD, server: SERVER });
-  stack.sql(fixtureSql());
+  stack.sql(fixtureSql({ extension: true }));
   await pages.start();
   proxy = await new ApiProxy(stack.base).start();
   stack.sql([
     `UPDATE offers SET tracking_url = 'http://127.0.0.1:${pages.port}/landing/1001' WHERE id = 1001`,
     'UPDATE placements SET max_offers = 1 WHERE name = \'sidebar\'',
-    "INSERT INTO offers (id, network, title, merchant, category_id, priority, enabled, is_demo, tracking_url) VALUES (1005, 'manual', 'Demo offer', 'Example shop', 4, 0, 1, 1, NULL)",
-    "INSERT INTO offer_countries (offer_id, country_code) VALUES (1005, 'DE')",
     'UPDATE catalog_version SET version = version + 1 WHERE id = 1',
   ].join(';\n') + ';\n');
   await admin('POST', '/session', { email: stack.adminEmail, password: stack.adminPassword });

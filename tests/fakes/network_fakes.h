@@ -45,4 +45,12 @@ class ScriptedHttp : public HttpClient {
   std::vector<HttpRequest> sent;
 };
 
+// The value of a header of a request the adapter made (empty when it has none).
+inline std::string header(const HttpRequest& r, const std::string& name) {
+  for (const auto& [n, v] : r.headers) {
+    if (n == name) return v;
+  }
+  return {};
+}
+
 }  // namespace placard::network::fakes

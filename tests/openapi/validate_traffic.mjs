@@ -5,7 +5,7 @@
 //
 // Usage: node tests/openapi/validate_traffic.mjs SPEC TRAFFIC.jsonl...
 // A traffic file has one JSON object per line: {"m": method, "p": path with query, "s": status,
-// "h": {lower-case header: value}, "b": body text} (tests/e2e/harness.py writes it when
+// "h": {lower-case header: value}, "b": body text} (tests/e2e/http_client.py writes it when
 // PLACARD_TRAFFIC_LOG is set). Paths or methods the spec does not describe (the tests' 404 and
 // 405 probes) are counted as not described, not judged. Exit 1 on any violation.
 import fs from "node:fs";

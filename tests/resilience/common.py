@@ -9,6 +9,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "e2e"))
 import harness as H  # noqa: E402
+import proc_info  # noqa: E402 (tools/, on the path through the harness)
 
 ROOT = H.ROOT
 
@@ -96,15 +97,7 @@ def worker_processes(stack):
         return []
 
 
-def rss_kb(pid):
-    try:
-        with open("/proc/%d/status" % pid) as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return None
+rss_kb = proc_info.rss_kb
 
 
 def open_fds(pid):

@@ -23,7 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "e2e"))
 import harness as H  # noqa: E402
 
-# Fixture offers (tests/e2e/harness.py) that are live, clickable and redirect to a safe URL.
+# Fixture offers (tests/e2e/catalog.py) that are live, clickable and redirect to a safe URL.
 CLICKABLE = {1300, 1301, 1302, 1303, 1304, 1305, 1309, 1310, 1311}
 QUERY = json.dumps(H.query_body(category="clicks")).encode()
 JSON_HEADERS = {"Content-Type": "application/json"}

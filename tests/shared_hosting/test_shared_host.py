@@ -57,6 +57,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "e2e"))
 
 import harness as H  # noqa: E402
+import proc_info  # noqa: E402 (tools/, on the path through the harness)
 
 SUEXEC = "/usr/lib/apache2/suexec"
 MODULES = "/usr/lib/apache2/modules"
@@ -87,13 +88,7 @@ def run(cmd, timeout=120, check=True, **kw):
     return proc
 
 
-def proc_status(pid):
-    """{field: value} of /proc/PID/status, {} when it is gone."""
-    try:
-        with open("/proc/%d/status" % pid) as f:
-            return dict(line.rstrip("\n").split(":\t", 1) for line in f if ":\t" in line)
-    except OSError:
-        return {}
+proc_status = proc_info.status  # {field: value} of /proc/PID/status, {} when it is gone
 
 
 def pids_of_uid(uid):

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "lib/crypto/random.h"
-#include "lib/crypto/sha256.h"
 
 namespace {
 
@@ -176,35 +175,6 @@ TEST(Base64, DecodeIntoUsesTheGivenBufferAndRefusesSmallOnes) {
   EXPECT_EQ(base64url_decoded_size(8), 6U);
   EXPECT_EQ(base64url_decoded_size(7), 5U);
   EXPECT_EQ(base64url_decoded_size(6), 4U);
-}
-
-TEST(CryptoSha256, MatchesKnownDigests) {
-  const auto as_text = [](const std::array<unsigned char, 32>& d) {
-    return placard::crypto::to_hex(
-        std::string_view(reinterpret_cast<const char*>(d.data()), d.size()));
-  };
-  EXPECT_EQ(as_text(placard::crypto::sha256("")),
-            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-  EXPECT_EQ(as_text(placard::crypto::sha256("abc")),
-            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-}
-
-TEST(CryptoHex, IsLowercaseTwoCharactersPerByte) {
-  EXPECT_EQ(placard::crypto::to_hex(std::string("\x00\x01\xab\xff\x10", 5)), "0001abff10");
-  EXPECT_EQ(placard::crypto::to_hex(""), "");
-}
-
-TEST(CryptoRandom, GivesRequestedSizeAndDiffers) {
-  EXPECT_EQ(placard::crypto::random_bytes(0).size(), 0U);
-  const std::string a = placard::crypto::random_bytes(32);
-  const std::string b = placard::crypto::random_bytes(32);
-  EXPECT_EQ(a.size(), 32U);
-  EXPECT_NE(a, b);
-  std::array<unsigned char, 16> x{};
-  std::array<unsigned char, 16> y{};
-  placard::crypto::random_fill(x);
-  placard::crypto::random_fill(y);
-  EXPECT_NE(x, y);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // Where the service sits: the config keys public_origin and base_path (validation), the base
 // path stripped by api::Service (nothing answers outside it), HTTPS reported by trusted proxies
-// only, GET /healthz, and the schema version the worker needs.
+// only, and GET /healthz (the schema version the worker needs: test_schema_version.cpp).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -246,22 +246,6 @@ TEST(Refresher, FreshOnlyAfterARecentSuccessfulPoll) {
   database_up = true;
   refresher.poll_once();
   EXPECT_TRUE(refresher.fresh(std::chrono::steady_clock::now(), age));
-}
-
-TEST(SchemaVersion, EqualsTheHighestMigrationUnderSql) {
-  // Run from the repository's root (make unit, run-tests.sh).
-  const auto files = placard::db::list_migrations("sql");
-  ASSERT_FALSE(files.empty());
-  EXPECT_EQ(placard::db::kRequiredSchemaVersion, files.back().version)
-      << "a migration was added: raise kRequiredSchemaVersion in lib/db/schema_version.h";
-}
-
-TEST(SchemaVersion, RefusalNamesPlacardctlMigrate) {
-  EXPECT_EQ(placard::db::schema_too_old_message(9, 9), "");
-  EXPECT_EQ(placard::db::schema_too_old_message(10, 9), "");
-  const auto m = placard::db::schema_too_old_message(8, 9);
-  EXPECT_NE(m.find("placardctl migrate"), std::string::npos) << m;
-  EXPECT_NE(m.find('8'), std::string::npos) << m;
 }
 
 }  // namespace

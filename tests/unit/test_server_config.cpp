@@ -13,6 +13,7 @@
 #include "lib/config/server_config.h"
 #include "lib/db/connection_params.h"
 #include "lib/network/sync_job.h"
+#include "tests/unit/text_file.h"
 
 namespace {
 
@@ -25,33 +26,7 @@ using placard::config::ServerConfig;
 
 using Map = std::map<std::string, std::string>;
 
-// A temporary file holding `text`, removed at the end of the scope.
-class TextFile {
- public:
-  explicit TextFile(const std::string& text) {
-    const int fd = mkstemp(path_);
-    if (fd >= 0) close(fd);
-    std::ofstream(path_) << text;
-  }
-  ~TextFile() { unlink(path_); }
-  TextFile(const TextFile&) = delete;
-  TextFile& operator=(const TextFile&) = delete;
-  const char* path() const { return path_; }
-
- private:
-  char path_[64] = "/tmp/placard_test_config_XXXXXX";
-};
-
-// The ConfigError message of parse_config_text; fails the test when it does not throw.
-std::string parse_error(std::string_view text) {
-  try {
-    parse_config_text(text);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "accepted: " << text;
-  return {};
-}
+using placard::test::TextFile;
 
 std::string config_error(const Map& values) {
   try {
@@ -65,110 +40,6 @@ std::string config_error(const Map& values) {
 
 bool contains(const std::string& haystack, std::string_view needle) {
   return haystack.find(needle) != std::string::npos;
-}
-
-TEST(ConfigFile, ParsesKeysAndValues) {
-  const auto m = parse_config_text(
-      "listen = unix:/run/placard.sock\n"
-      "threads = 4\n"
-      "db.password = s3cret\n");
-  EXPECT_EQ(
-      m, (Map{{"listen", "unix:/run/placard.sock"}, {"threads", "4"}, {"db.password", "s3cret"}}));
-}
-
-TEST(ConfigFile, CommentsAndBlankLinesIgnored) {
-  const auto m = parse_config_text(
-      "# a comment\n"
-      "\n"
-      "   # indented comment = not a key\n"
-      "\t\n"
-      "threads = 2\n"
-      "#threads = 3\n"
-      "\n");
-  EXPECT_EQ(m, (Map{{"threads", "2"}}));
-}
-
-TEST(ConfigFile, EmptyTextIsEmptyMap) {
-  EXPECT_TRUE(parse_config_text("").empty());
-  EXPECT_TRUE(parse_config_text("\n\n# only comments\n").empty());
-}
-
-TEST(ConfigFile, TrimsKeysAndValues) {
-  const auto m = parse_config_text(
-      "  listen\t=\t127.0.0.1:9000  \r\n"
-      "log_file=/var/log/p.log\n"
-      "db.user =    placard   \n"
-      "sql_dir =\n");
-  EXPECT_EQ(m, (Map{{"listen", "127.0.0.1:9000"},
-                    {"log_file", "/var/log/p.log"},
-                    {"db.user", "placard"},
-                    {"sql_dir", ""}}));
-}
-
-TEST(ConfigFile, ValueKeepsInnerSpacesEqualsAndHash) {
-  const auto m = parse_config_text("db.password = a b=c#d = e\n");
-  EXPECT_EQ(m.at("db.password"), "a b=c#d = e");
-}
-
-TEST(ConfigFile, LastLineWithoutNewline) {
-  EXPECT_EQ(parse_config_text("threads = 8"), (Map{{"threads", "8"}}));
-}
-
-TEST(ConfigFile, CrLfLineEndings) {
-  EXPECT_EQ(parse_config_text("threads = 8\r\n\r\ndb.port = 3307\r\n"),
-            (Map{{"threads", "8"}, {"db.port", "3307"}}));
-}
-
-TEST(ConfigFile, RepeatedKeyReportsItsLine) {
-  const std::string e = parse_error(
-      "# header\n"
-      "threads = 2\n"
-      "\n"
-      "threads = 3\n");
-  EXPECT_TRUE(contains(e, "line 4")) << e;
-  EXPECT_TRUE(contains(e, "threads")) << e;
-  EXPECT_TRUE(contains(e, "repeated")) << e;
-}
-
-TEST(ConfigFile, InvalidKeyReportsItsLine) {
-  for (const char* text : {"Threads = 2", "db-port = 1", "db port = 1", "= value", "ké = v",
-                           "a/b = c", "\"threads\" = 2"}) {
-    const std::string e = parse_error(std::string("\n") + text + "\n");
-    EXPECT_TRUE(contains(e, "line 2")) << text << ": " << e;
-    EXPECT_TRUE(contains(e, "invalid key")) << text << ": " << e;
-  }
-}
-
-TEST(ConfigFile, LineWithoutEqualsReportsItsLine) {
-  const std::string e = parse_error("threads = 2\nthreads 3\n");
-  EXPECT_TRUE(contains(e, "line 2")) << e;
-  EXPECT_TRUE(contains(e, "key = value")) << e;
-}
-
-TEST(ConfigFile, LineNumbersCountCommentsAndBlankLines) {
-  const std::string e = parse_error("# 1\n\n# 3\n\n\nbroken line\n");
-  EXPECT_TRUE(contains(e, "line 6")) << e;
-  EXPECT_FALSE(contains(e, "line 5")) << e;
-}
-
-// Errors name the line, never the value: a value may be a secret.
-TEST(ConfigFile, ErrorsNeverContainThePasswordValue) {
-  const std::string secret = "Hunter2-Pa55word";
-  const std::string texts[] = {
-      "db.password = " + secret + "\ndb.password = " + secret + "\n",
-      "db.password = " + secret + "\nbroken\n",
-      "db.password " + secret + "\n",
-      "db.password: " + secret + "\n",
-      "DB.PASSWORD = " + secret + "\n",
-      "db password = " + secret + "\n",
-      "db.admin_password = " + secret + "\ndb.admin_password = " + secret + "\n",
-  };
-  for (const auto& text : texts) {
-    const std::string e = parse_error(text);
-    EXPECT_FALSE(e.empty()) << text;
-    EXPECT_FALSE(contains(e, secret)) << e;
-    EXPECT_FALSE(contains(e, "Hunter2")) << e;
-  }
 }
 
 TEST(ServerConfig, DefaultsWhenEmpty) {
@@ -462,30 +333,7 @@ TEST(ServerConfig, LoadFromFile) {
 
 }  // namespace
 
-namespace {
-
-TEST(AdminConfig, LivesBesideTheWorkersConfig) {
-  EXPECT_EQ(placard::config::default_admin_config_path("/etc/placard/placard.conf"),
-            "/etc/placard/placard-admin.conf");
-  EXPECT_EQ(placard::config::default_admin_config_path("placard.conf"), "placard-admin.conf");
-}
-
-TEST(AdminConfig, HoldsTheMigrationCredentialsOnly) {
-  const TextFile admin("db.admin_user = root\nthreads = 4\n");
-  ServerConfig c;
-  EXPECT_THROW(placard::config::load_admin_config(admin.path(), c), ConfigError);
-  EXPECT_EQ(c.threads, 8);
-}
-
-TEST(AdminConfig, AWorkerConfigWithMigrationCredentialsIsFlagged) {
-  EXPECT_FALSE(placard::config::has_migration_credentials(server_config_from({})));
-  EXPECT_TRUE(
-      placard::config::has_migration_credentials(server_config_from({{"db.admin_user", "root"}})));
-  EXPECT_TRUE(
-      placard::config::has_migration_credentials(server_config_from({{"db.admin_password", "x"}})));
-}
-
-}  // namespace
+namespace {}  // namespace
 
 // Issue 22, items 9 and 10: TLS to the database, and the caps of one sync run.
 namespace {
