@@ -90,8 +90,7 @@ $(BUILD)/libplacard.a: $(LIB_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-FCGI_OBJS := $(BUILD)/obj/fcgi-app/placard_main.o $(BUILD)/obj/fcgi-app/worker_pool.o \
-             $(BUILD)/obj/fcgi-app/body_deadline.o $(BUILD)/obj/fcgi-app/listen_socket.o
+FCGI_OBJS := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(sort $(wildcard fcgi-app/*.cpp)))
 $(BUILD)/placard.fcgi: $(FCGI_OBJS) $(BUILD)/libplacard.a
 	$(CXX) $(LDFLAGS) -o $@ $^ $(LIBS)
 

@@ -8,12 +8,13 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <charconv>
 #include <cstring>
 #include <stdexcept>
 #include <system_error>
 #include <utility>
 #include <vector>
+
+#include "lib/util/parse_int.h"
 
 namespace placard::fcgi {
 
@@ -26,12 +27,7 @@ std::string error_text(int error) {
 }
 
 gid_t group_id(const std::string& name) {
-  gid_t gid = 0;
-  const auto* end = name.data() + name.size();
-  if (const auto [ptr, ec] = std::from_chars(name.data(), end, gid);
-      ec == std::errc{} && ptr == end) {
-    return gid;
-  }
+  if (const auto gid = util::parse_int_in<gid_t>(name, 0, static_cast<gid_t>(-1))) return *gid;
   struct group entry {};
   struct group* found = nullptr;
   std::vector<char> buf(16384);

@@ -1,9 +1,6 @@
 // placardctl config get|set|list: one key of the worker's config file, validated, written in one
 // step (a temporary file renamed) with the file's owner, group and mode kept.
-#include <fstream>
 #include <iostream>
-#include <set>
-#include <sstream>
 #include <utility>
 #include <vector>
 
@@ -25,19 +22,6 @@ const char* const kUsage =
     "placardctl config list             every key with its value (secrets shown as <secret>)\n"
     "Keys are those of the worker's config file (--config); `list` names them all.\n";
 
-std::string read_config(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw config::ConfigError("cannot read config file " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-bool is_secret(const std::string& key) {
-  static const std::set<std::string> secrets{"db.password", "token.keys", "credentials.key"};
-  return secrets.count(key) != 0;
-}
-
 }  // namespace
 
 int cmd_config(const Context& ctx, const Argv& argv) {
@@ -52,13 +36,13 @@ int cmd_config(const Context& ctx, const Argv& argv) {
   if (argv.size() != want && !pairs) {
     throw UsageError(std::string("wrong number of arguments\n") + kUsage);
   }
-  const std::string text = read_config(ctx.config_path);
+  const std::string text = config::read_config_file(ctx.config_path);
   try {
     if (sub == "list") {
       for (const auto& key : config::config_keys()) {
         const auto value = config::get_config_value(text, key);
-        std::cout << key << " = " << (is_secret(key) && !value.empty() ? "<secret>" : value)
-                  << "\n";
+        std::cout << key << " = "
+                  << (config::is_secret_key(key) && !value.empty() ? "<secret>" : value) << "\n";
       }
       return 0;
     }

@@ -2,15 +2,15 @@
 
 #include <ctime>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "lib/config/admin_config.h"
+#include "lib/config/settings_table.h"
 #include "lib/crypto/base64.h"
 #include "lib/crypto/random.h"
 #include "lib/tokens/key_ring.h"
 #include "lib/util/private_file.h"
+#include "lib/util/read_file.h"
 
 namespace placard::ctl {
 
@@ -32,19 +32,20 @@ std::string today_kid() {
 }  // namespace
 
 const std::vector<std::string>& config_options() {
-  static const std::vector<std::string> options{
-      "listen",   "socket-mode", "socket-group",  "threads",  "db-socket",
-      "db-host",  "db-port",     "db-name",       "db-user",  "db-admin-user",
-      "log-file", "sql-dir",     "public-origin", "base-path"};
+  static const std::vector<std::string> options = [] {
+    std::vector<std::string> out;
+    for (const auto& s : config::settings()) {
+      if (s.init_option) out.push_back(config::option_name(s));
+    }
+    return out;
+  }();
   return options;
 }
 
 std::string read_secret_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string s = ss.str();
+  auto text = util::read_whole_file(path);
+  if (!text) throw std::runtime_error("cannot read " + path);
+  std::string s = std::move(*text);
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
   return s;
 }
@@ -61,26 +62,24 @@ config::ServerConfig new_config(const Args& a, const std::map<std::string, std::
   };
   std::map<std::string, std::string> kv;
   const std::string kid = today_kid();
-  kv["listen"] = opt("listen", "");
-  kv["socket_mode"] = opt("socket-mode", "0660");
-  kv["socket_group"] = opt("socket-group", "");
-  kv["threads"] = opt("threads", "8");
-  kv["log_file"] = opt("log-file", "");
-  kv["db.socket"] = a.has("db-host") ? a.get("db-socket") : opt("db-socket", "");
-  kv["db.host"] = opt("db-host", "127.0.0.1");
-  kv["db.port"] = opt("db-port", "3306");
-  kv["db.name"] = opt("db-name", "placard");
-  kv["db.user"] = opt("db-user", "placard");
+  for (const auto& s : config::settings()) {
+    if (s.init_option && s.home == config::SettingHome::worker_file) {
+      kv[std::string(s.name)] = opt(config::option_name(s), config::default_value(s));
+    }
+  }
+  // --db-host given: TCP, unless --db-socket is given too (a default socket does not count).
+  if (a.has("db-host")) kv["db.socket"] = a.get("db-socket");
   kv["db.password"] = db_password;
   kv["token.keys"] = new_secret_key(kid);
   kv["token.active_key"] = kid;
   kv["credentials.key"] = new_secret_key(kid);
-  kv["sql_dir"] = opt("sql-dir", "");
-  kv["public_origin"] = opt("public-origin", "");
-  kv["base_path"] = opt("base-path", "");
   auto cfg = config::server_config_from(kv);  // validates what was given
   (void)tokens::KeyRing::parse(cfg.token_keys, cfg.token_active_key);
-  cfg.db.admin_user = opt("db-admin-user", "");
+  for (const auto& s : config::settings()) {
+    if (s.init_option && s.home == config::SettingHome::admin_file) {
+      config::apply_setting(cfg, s, opt(config::option_name(s), config::default_value(s)));
+    }
+  }
   cfg.db.admin_password = admin_password;
   return cfg;
 }

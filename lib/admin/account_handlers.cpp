@@ -1,7 +1,6 @@
 #include "lib/admin/account_handlers.h"
 
 #include <algorithm>
-#include <charconv>
 
 #include "lib/admin/account_json.h"
 #include "lib/admin/body.h"
@@ -11,6 +10,7 @@
 #include "lib/admin/throttle_keys.h"
 #include "lib/db/errors.h"
 #include "lib/http/api_error.h"
+#include "lib/util/parse_int.h"
 
 namespace placard::admin {
 
@@ -31,12 +31,7 @@ bool plausible_email(std::string_view e) {
 }
 
 std::optional<std::uint64_t> parse_id(std::string_view text) {
-  if (text.empty() || text.size() > 20 || text[0] == '0') return std::nullopt;
-  std::uint64_t v = 0;
-  const auto* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
-  if (ec != std::errc{} || ptr != end) return std::nullopt;
-  return v;
+  return util::parse_canonical_in<std::uint64_t>(text, 1, UINT64_MAX);
 }
 
 namespace {

@@ -1,10 +1,10 @@
 #include "lib/admin/list_params.h"
 
 #include <algorithm>
-#include <charconv>
 #include <vector>
 
 #include "lib/http/api_error.h"
+#include "lib/util/parse_int.h"
 
 namespace placard::admin {
 
@@ -40,14 +40,12 @@ Params decode_params(std::string_view query, const std::vector<std::string_view>
 
 template <typename Int>
 Int parse_number(const std::string& text, Int min, Int max, const char* name) {
-  Int v{};
-  const auto* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
-  if (text.empty() || ec != std::errc{} || ptr != end || v < min || v > max) {
+  const auto v = util::parse_int_in<Int>(text, min, max);
+  if (!v) {
     throw http::invalid_field(name, std::string(name) + " must be an integer from " +
                                         std::to_string(min) + " to " + std::to_string(max));
   }
-  return v;
+  return *v;
 }
 
 }  // namespace

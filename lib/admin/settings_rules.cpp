@@ -1,9 +1,8 @@
 #include "lib/admin/settings_rules.h"
 
-#include <charconv>
-
 #include "lib/catalog/client_origins.h"
 #include "lib/json/writer.h"
+#include "lib/util/parse_int.h"
 
 namespace placard::admin {
 
@@ -89,13 +88,9 @@ std::optional<std::string> normalize_client_origin(std::string_view text) {
   out += "://";
   for (const char c : host) out.push_back(lower(c));
   if (port) {
-    int n = 0;
-    const auto* end = port->data() + port->size();
-    const auto [ptr, ec] = std::from_chars(port->data(), end, n);
-    if (port->empty() || port->size() > 5 || (*port)[0] == '0' || ec != std::errc{} || ptr != end ||
-        n < 1 || n > 65535) {
-      return std::nullopt;
-    }
+    const auto parsed = util::parse_canonical_in<int>(*port, 1, 65535);
+    if (!parsed) return std::nullopt;
+    const int n = *parsed;
     const bool default_port =
         (n == 80 && out.starts_with("http://")) || (n == 443 && out.starts_with("https://"));
     if (!default_port) out += ":" + std::string(*port);

@@ -1,27 +1,22 @@
 #include "lib/api/clicks.h"
 
-#include <charconv>
-
 #include "lib/api/counting_rules.h"
 #include "lib/api/token_checks.h"
 #include "lib/db/errors.h"
 #include "lib/http/api_error.h"
 #include "lib/http/header.h"
 #include "lib/http/negotiation.h"
+#include "lib/util/parse_int.h"
 
 namespace placard::api {
 
 namespace {
 
 std::uint64_t parse_offer_id(std::string_view text) {
-  std::uint64_t id = 0;
-  const auto* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, id);
-  if (text.empty() || text.size() > 19 || ec != std::errc{} || ptr != end || id == 0 ||
-      text[0] == '0') {
-    throw http::not_found();
-  }
-  return id;
+  // At most 19 digits, the way an id is written.
+  const auto id = util::parse_canonical_in<std::uint64_t>(text, 1, 9'999'999'999'999'999'999ULL);
+  if (!id) throw http::not_found();
+  return *id;
 }
 
 http::ApiError offer_unavailable() {

@@ -1,20 +1,16 @@
 #include "lib/catalog/settings.h"
 
-#include <charconv>
-
 #include "lib/json/safe_parse.h"
+#include "lib/util/parse_int.h"
 
 namespace placard::catalog {
 
 namespace {
 template <typename Int>
 bool parse_int(const std::string& s, Int min, Int max, Int& out) {
-  Int v{};
-  const auto* end = s.data() + s.size();
-  const auto [ptr, ec] = std::from_chars(s.data(), end, v);
-  if (ec != std::errc{} || ptr != end || v < min || v > max) return false;
-  out = v;
-  return true;
+  const auto v = util::parse_int_in<Int>(s, min, max);
+  if (v) out = *v;
+  return v.has_value();
 }
 }  // namespace
 

@@ -1,9 +1,8 @@
 #include "lib/config/admin_config.h"
 
-#include <fstream>
-#include <sstream>
-
 #include "lib/config/config_file.h"
+#include "lib/config/settings_table.h"
+#include "lib/util/read_file.h"
 
 namespace placard::config {
 
@@ -14,20 +13,16 @@ std::string default_admin_config_path(const std::string& config_path) {
 }
 
 void load_admin_config(const std::string& path, ServerConfig& config) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError("cannot read admin config file " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
+  const auto text = util::read_whole_file(path);
+  if (!text) throw ConfigError("cannot read admin config file " + path);
   try {
-    for (const auto& [key, value] : parse_config_text(ss.str())) {
-      if (key == "db.admin_user") {
-        config.db.admin_user = value;
-      } else if (key == "db.admin_password") {
-        config.db.admin_password = value;
-      } else {
+    for (const auto& [key, value] : parse_config_text(*text)) {
+      const Setting* setting = find_setting(key);
+      if (setting == nullptr || setting->home != SettingHome::admin_file) {
         throw ConfigError("unknown key '" + key +
                           "' (this file holds db.admin_user and db.admin_password only)");
       }
+      apply_setting(config, *setting, value);
     }
   } catch (const ConfigError& e) {
     throw ConfigError(path + ": " + e.what());
@@ -35,11 +30,17 @@ void load_admin_config(const std::string& path, ServerConfig& config) {
 }
 
 std::string render_admin_config(const DatabaseConfig& db) {
-  return "# Placard migration credentials, for placardctl only (migrate, grant, accounts, demo\n"
-         "# data). Never readable by the worker or the web server: mode 0600, owned by the\n"
-         "# operator. Empty db.admin_user: placardctl connects as the config's db.user.\n"
-         "db.admin_user = " +
-         db.admin_user + "\ndb.admin_password = " + db.admin_password + "\n";
+  ServerConfig c;
+  c.db = db;
+  std::string out =
+      "# Placard migration credentials, for placardctl only (migrate, grant, accounts, demo\n"
+      "# data). Never readable by the worker or the web server: mode 0600, owned by the\n"
+      "# operator. Empty db.admin_user: placardctl connects as the config's db.user.\n";
+  for (const auto& s : settings()) {
+    if (s.home != SettingHome::admin_file) continue;
+    out.append(s.name).append(" = ").append(setting_value(c, s)).append("\n");
+  }
+  return out;
 }
 
 bool has_migration_credentials(const ServerConfig& config) {

@@ -1,9 +1,8 @@
 #include "lib/config/config_edit.h"
 
-#include <algorithm>
-
 #include "lib/config/config_file.h"
 #include "lib/config/server_config.h"
+#include "lib/config/settings_table.h"
 #include "lib/util/trim.h"
 
 namespace placard::config {
@@ -46,30 +45,34 @@ std::string placed(std::string_view text, const std::string& key, const std::str
   return out;
 }
 
+const Setting& worker_setting(const std::string& key) {
+  const Setting* s = find_setting(key);
+  if (s == nullptr || s->home != SettingHome::worker_file) {
+    throw ConfigError("unknown key '" + key + "'");
+  }
+  return *s;
+}
+
 }  // namespace
 
 std::vector<std::string> config_keys() {
   std::vector<std::string> keys;
-  for (const auto line : lines_of(render_server_config(ServerConfig{}))) {
-    if (auto key = key_of(line); !key.empty()) keys.push_back(std::move(key));
+  for (const auto& s : settings()) {
+    if (s.home == SettingHome::worker_file) keys.emplace_back(s.name);
   }
   return keys;
 }
 
+bool is_secret_key(const std::string& key) {
+  const Setting* s = find_setting(key);
+  return s != nullptr && s->secret;
+}
+
 std::string get_config_value(std::string_view text, const std::string& key) {
-  const auto keys = config_keys();
-  if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
-    throw ConfigError("unknown key '" + key + "'");
-  }
+  const Setting& setting = worker_setting(key);
   const auto values = parse_config_text(text);
   if (const auto it = values.find(key); it != values.end()) return it->second;
-  const std::string rendered = render_server_config(server_config_from(values));
-  for (const auto line : lines_of(rendered)) {
-    if (key_of(line) == key) {
-      return std::string(util::trim(line.substr(line.find('=') + 1), " \t\r"));
-    }
-  }
-  return {};
+  return setting_value(server_config_from(values), setting);
 }
 
 std::string set_config_value(std::string_view text, const std::string& key,
@@ -79,12 +82,9 @@ std::string set_config_value(std::string_view text, const std::string& key,
 
 std::string set_config_values(std::string_view text,
                               const std::vector<std::pair<std::string, std::string>>& entries) {
-  const auto keys = config_keys();
   std::string out(text);
   for (const auto& [key, value] : entries) {
-    if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
-      throw ConfigError("unknown key '" + key + "'");
-    }
+    (void)worker_setting(key);
     if (value.find_first_of("\r\n") != std::string::npos) {
       throw ConfigError(key + ": a value is one line");
     }

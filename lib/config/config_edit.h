@@ -9,11 +9,14 @@
 
 namespace placard::config {
 
-// Every key of the worker's config file, in the order render_server_config writes them (so a
-// key added there is known here without another list).
+// Every key of the worker's config file, in the order render_server_config writes them (the
+// worker-file rows of lib/config/settings_table.h).
 std::vector<std::string> config_keys();
 
-// The key's effective value: the file's, else the default as render_server_config writes it.
+// Whether the key's value is a secret (`placardctl config list` shows <secret> instead).
+bool is_secret_key(const std::string& key);
+
+// The key's effective value: the file's, else the default as the config file writes it.
 // ConfigError for a key that is not a config key, or a file that does not parse.
 std::string get_config_value(std::string_view text, const std::string& key);
 

@@ -1,5 +1,6 @@
 #include "lib/config/config_file.h"
 
+#include "lib/util/read_file.h"
 #include "lib/util/trim.h"
 
 namespace placard::config {
@@ -37,6 +38,12 @@ std::map<std::string, std::string> parse_config_text(std::string_view text) {
     }
   }
   return out;
+}
+
+std::string read_config_file(const std::string& path) {
+  auto text = util::read_whole_file(path);
+  if (!text) throw ConfigError("cannot read config file " + path);
+  return std::move(*text);
 }
 
 }  // namespace placard::config

@@ -16,4 +16,7 @@ class ConfigError : public std::runtime_error {
 // line number (never the value: values may be secrets).
 std::map<std::string, std::string> parse_config_text(std::string_view text);
 
+// The text of the config file at `path`; ConfigError "cannot read config file PATH" otherwise.
+std::string read_config_file(const std::string& path);
+
 }  // namespace placard::config

@@ -2,7 +2,7 @@
 
 #include <arpa/inet.h>
 
-#include <charconv>
+#include "lib/util/parse_int.h"
 
 namespace placard::config {
 
@@ -28,11 +28,7 @@ ListenCheck check_listen(std::string_view listen) {
   }
   const std::string_view host = listen.substr(0, colon);
   const std::string_view port_text = listen.substr(colon + 1);
-  unsigned port = 0;
-  const auto [ptr, ec] =
-      std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
-  if (port_text.empty() || ec != std::errc{} || ptr != port_text.data() + port_text.size() ||
-      port < 1 || port > 65535 || port_text[0] == '0') {
+  if (!util::parse_canonical_in<unsigned>(port_text, 1, 65535)) {
     return {"listen: the port must be a number from 1 to 65535", {}};
   }
   if (host == "localhost") return {};

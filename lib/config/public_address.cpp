@@ -1,8 +1,7 @@
 #include "lib/config/public_address.h"
 
-#include <charconv>
-
 #include "lib/http/client_address.h"
+#include "lib/util/parse_int.h"
 
 namespace placard::config {
 
@@ -84,10 +83,7 @@ std::string check_public_origin(std::string_view origin) {
   OriginParts parts;
   std::string error = split_origin(origin, parts);
   if (error.empty() && !parts.port.empty()) {
-    int port = 0;
-    const auto* end = parts.port.data() + parts.port.size();
-    const auto [ptr, ec] = std::from_chars(parts.port.data(), end, port);
-    if (ec != std::errc{} || ptr != end || port < 1 || port > 65535) {
+    if (!util::parse_int_in<int>(parts.port, 1, 65535)) {
       error = "the port must be 1..65535";
     }
   }

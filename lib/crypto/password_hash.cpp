@@ -4,13 +4,13 @@
 #include <openssl/evp.h>
 
 #include <array>
-#include <charconv>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
 
 #include "lib/crypto/base64.h"
 #include "lib/crypto/random.h"
+#include "lib/util/parse_int.h"
 
 namespace placard::crypto {
 namespace {
@@ -52,12 +52,7 @@ bool derive(std::string_view password, std::string_view salt, const Params& para
 
 // Canonical small decimal: 1 or 2 digits, no sign, no leading zero.
 std::optional<std::uint64_t> parse_small_uint(std::string_view text) {
-  if (text.empty() || text.size() > 2 || (text.size() > 1 && text[0] == '0')) return std::nullopt;
-  std::uint64_t value = 0;
-  const auto* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec != std::errc{} || ptr != end) return std::nullopt;
-  return value;
+  return util::parse_canonical_in<std::uint64_t>(text, 0, 99);
 }
 
 // Splits off the next '$'-separated field; nullopt when no separator is left.

@@ -2,27 +2,24 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 
 #include "lib/crypto/sha256.h"
 #include "lib/db/named_lock.h"
 #include "lib/db/sql_script.h"
 #include "lib/db/transaction.h"
+#include "lib/util/read_file.h"
 
 namespace placard::db {
 
 namespace {
 
 std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  auto text = util::read_whole_file(path);
+  if (!text) throw std::runtime_error("cannot read " + path);
+  return std::move(*text);
 }
 
 }  // namespace

@@ -1,8 +1,10 @@
 #include "lib/http/cgi_gateway.h"
 
-#include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
+
+#include "lib/util/parse_int.h"
 
 namespace placard::http {
 
@@ -52,9 +54,7 @@ Request request_from_envp(char** envp) {
     } else if (name == "CONTENT_TYPE") {
       if (!value.empty()) r.headers.push_back({"content-type", std::string(value)});
     } else if (name == "CONTENT_LENGTH") {
-      std::size_t n = 0;
-      const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
-      if (ec == std::errc{} && ptr == value.data() + value.size()) r.content_length = n;
+      if (const auto n = util::parse_int_in<std::size_t>(value, 0, SIZE_MAX)) r.content_length = *n;
     } else if (name == "REQUEST_METHOD") {
       r.method = value;
     } else if (name == "REQUEST_URI") {

@@ -2,9 +2,9 @@
 
 #include <arpa/inet.h>
 
-#include <charconv>
 #include <stdexcept>
 
+#include "lib/util/parse_int.h"
 #include "lib/util/trim.h"
 
 namespace placard::http {
@@ -49,10 +49,7 @@ bool is_v4_mapped(const IpBytes& ip) {
 }
 
 bool port_text(std::string_view p) {
-  if (p.empty() || p.size() > 5) return false;
-  int n = 0;
-  const auto [ptr, ec] = std::from_chars(p.data(), p.data() + p.size(), n);
-  return ec == std::errc{} && ptr == p.data() + p.size() && n <= 65535;
+  return p.size() <= 5 && util::parse_int_in<int>(p, 0, 65535).has_value();
 }
 
 bool in_net(const IpBytes& ip, const IpBytes& base, int prefix) {
@@ -115,13 +112,9 @@ TrustedProxies TrustedProxies::parse(std::string_view list) {
     int prefix = 128;
     if (slash != std::string_view::npos) {
       const auto p = entry.substr(slash + 1);
-      int n = -1;
-      const auto [ptr, ec] = std::from_chars(p.data(), p.data() + p.size(), n);
-      const int max = v4 ? 32 : 128;
-      if (p.empty() || ec != std::errc{} || ptr != p.data() + p.size() || n < 0 || n > max) {
-        throw std::invalid_argument("bad prefix length in " + std::string(entry));
-      }
-      prefix = v4 ? 96 + n : n;
+      const auto n = util::parse_int_in<int>(p, 0, v4 ? 32 : 128);
+      if (!n) throw std::invalid_argument("bad prefix length in " + std::string(entry));
+      prefix = v4 ? 96 + *n : *n;
     }
     out.nets_.push_back({*ip, prefix});
   }

@@ -2,12 +2,11 @@
 
 #include <zlib.h>
 
-#include <cstdlib>
 #include <memory>
 #include <stdexcept>
 
 #include "lib/http/header.h"
-#include "lib/util/trim.h"
+#include "lib/http/negotiation.h"
 
 namespace placard::http {
 
@@ -40,24 +39,10 @@ std::string gzip_compress(std::string_view data) {
 bool accepts_gzip(std::string_view accept_encoding) {
   double gzip = -1;
   double any = -1;
-  while (!accept_encoding.empty()) {
-    const auto comma = accept_encoding.find(',');
-    const auto item = accept_encoding.substr(0, comma);
-    accept_encoding =
-        comma == std::string_view::npos ? std::string_view{} : accept_encoding.substr(comma + 1);
-    const auto semi = item.find(';');
-    const auto coding = util::trim(item.substr(0, semi));
-    double q = 1.0;
-    if (semi != std::string_view::npos) {
-      const auto param = util::trim(item.substr(semi + 1));
-      if (param.size() > 2 && (param[0] == 'q' || param[0] == 'Q') && param[1] == '=') {
-        const std::string value(param.substr(2));
-        q = std::strtod(value.c_str(), nullptr);
-      }
-    }
+  for_each_weighted(accept_encoding, [&](std::string_view coding, double q) {
     if (iequals(coding, "gzip") || iequals(coding, "x-gzip")) gzip = q;
     if (coding == "*") any = q;
-  }
+  });
   return gzip > 0 || (gzip < 0 && any > 0);
 }
 

@@ -1,8 +1,6 @@
 #include "lib/http/negotiation.h"
 
 #include <algorithm>
-#include <cstdlib>
-#include <string>
 
 #include "lib/http/header.h"
 #include "lib/util/trim.h"
@@ -10,43 +8,56 @@
 namespace placard::http {
 
 namespace {
-
 using util::trim;
+}  // namespace
 
-double quality_of(std::string_view params) {
-  // params: what follows the media range's first ';', e.g. "q=0.8;level=1"
-  while (!params.empty()) {
-    const auto semi = params.find(';');
-    const auto p = trim(params.substr(0, semi));
-    params = semi == std::string_view::npos ? std::string_view{} : params.substr(semi + 1);
-    if (p.size() > 2 && (p[0] == 'q' || p[0] == 'Q') && p[1] == '=') {
-      const std::string value(p.substr(2));
-      char* end = nullptr;
-      const double q = std::strtod(value.c_str(), &end);
-      return (end != value.c_str() && q >= 0 && q <= 1) ? q : 0;
-    }
+std::optional<double> parse_qvalue(std::string_view text) {
+  if (text.empty() || (text[0] != '0' && text[0] != '1')) return std::nullopt;
+  int thousandths = text[0] == '1' ? 1000 : 0;
+  if (text.size() == 1) return thousandths / 1000.0;
+  if (text[1] != '.' || text.size() > 5) return std::nullopt;
+  int scale = 100;
+  for (const char c : text.substr(2)) {
+    if (c < '0' || c > '9' || (thousandths == 1000 && c != '0')) return std::nullopt;
+    thousandths += (c - '0') * scale;
+    scale /= 10;
   }
-  return 1.0;
+  return thousandths / 1000.0;
 }
 
-}  // namespace
+void for_each_weighted(std::string_view header,
+                       const std::function<void(std::string_view name, double q)>& each) {
+  while (!header.empty()) {
+    const auto comma = header.find(',');
+    auto item = header.substr(0, comma);
+    header = comma == std::string_view::npos ? std::string_view{} : header.substr(comma + 1);
+    const auto semi = item.find(';');
+    const auto name = trim(item.substr(0, semi));
+    // The parameters, e.g. "level=1;q=0.8": the first q decides.
+    auto params = semi == std::string_view::npos ? std::string_view{} : item.substr(semi + 1);
+    double q = 1.0;
+    while (!params.empty()) {
+      const auto next = params.find(';');
+      const auto p = trim(params.substr(0, next));
+      params = next == std::string_view::npos ? std::string_view{} : params.substr(next + 1);
+      if (p.size() >= 2 && (p[0] == 'q' || p[0] == 'Q') && p[1] == '=') {
+        q = parse_qvalue(trim(p.substr(2))).value_or(0.0);
+        break;
+      }
+    }
+    if (!name.empty()) each(name, q);
+  }
+}
 
 bool prefers_html(std::string_view accept) {
   double html = -1;  // explicitly listed text/html only
   double json = -1;  // application/json, or a wildcard covering it
   double wildcard = -1;
-  while (!accept.empty()) {
-    const auto comma = accept.find(',');
-    const auto item = accept.substr(0, comma);
-    accept = comma == std::string_view::npos ? std::string_view{} : accept.substr(comma + 1);
-    const auto semi = item.find(';');
-    const auto range = trim(item.substr(0, semi));
-    const double q =
-        quality_of(semi == std::string_view::npos ? std::string_view{} : item.substr(semi + 1));
+  for_each_weighted(accept, [&](std::string_view range, double q) {
     if (iequals(range, "text/html")) html = std::max(html, q);
     if (iequals(range, "application/json")) json = std::max(json, q);
     if (range == "*/*" || iequals(range, "application/*")) wildcard = std::max(wildcard, q);
-  }
+  });
   if (json < 0) json = wildcard;
   return html > 0 && html > json;
 }

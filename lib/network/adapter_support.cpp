@@ -1,8 +1,11 @@
 #include "lib/network/adapter_support.h"
 
+#include <climits>
+
 #include "lib/json/safe_parse.h"
 #include "lib/network/adapter.h"
 #include "lib/network/normalize.h"
+#include "lib/util/parse_int.h"
 
 namespace placard::network {
 
@@ -49,11 +52,8 @@ std::optional<long> json_error_code(std::string_view body) {
   if (v == nullptr) return std::nullopt;
   if (v->IsInt64()) return static_cast<long>(v->GetInt64());
   if (v->IsString()) {
-    try {
-      return std::stol(std::string(v->GetString(), v->GetStringLength()));
-    } catch (const std::exception&) {
-      return std::nullopt;
-    }
+    return util::parse_int_in<long>(std::string_view(v->GetString(), v->GetStringLength()),
+                                    LONG_MIN, LONG_MAX);
   }
   return std::nullopt;
 }

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "lib/http/header.h"
+#include "lib/util/parse_int.h"
 
 namespace placard::network {
 
@@ -54,7 +55,7 @@ bool is_loopback_host(std::string_view host) {
   for (int i = 0; i < 3; ++i) {
     const auto dot = rest.find('.');
     const std::string_view part = i < 2 ? rest.substr(0, dot) : rest;
-    if (!all_digits(part) || std::stoi(std::string(part)) > 255) return false;
+    if (!all_digits(part) || !util::parse_int_in<int>(part, 0, 255)) return false;
     if (i < 2) {
       if (dot == std::string_view::npos) return false;
       rest = rest.substr(dot + 1);

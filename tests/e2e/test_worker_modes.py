@@ -250,6 +250,54 @@ class CgiModeTests(H.StackTestCase):
         self.assertIn(b"nothing to listen on", proc.stderr)
         self.assertEqual(proc.stdout, b"")
 
+    def test_bench_echo_answers_a_constant_body(self):
+        # The benchmark baseline (--bench-echo): no config, no database, the same adapter, a
+        # constant body of about 1 KiB.
+        path = self.stack.path("run", "echo.sock")
+        worker = subprocess.Popen(
+            [os.path.join(H.ROOT, self.stack.build, "placard.fcgi"), "--bench-echo",
+             "--listen", "unix:" + path, "--threads", "2"],
+            env={"PATH": "/usr/bin:/bin"}, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE)
+        try:
+            self.assertTrue(H.wait_until(lambda: os.path.exists(path), timeout=10),
+                            "the echo worker did not create " + path)
+            for _ in range(2):
+                with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+                    sock.settimeout(10)
+                    sock.connect(path)
+                    fastcgi_send(sock, "GET", "/anything")
+                    status, headers, body = self.parse(fastcgi_read(sock))
+                self.assertEqual(status, "Status: 200 OK")
+                self.assertEqual(json.loads(body), {"echo": "x" * (1024 - 12)})
+                self.assertTrue(headers.get("x-request-id"))
+        finally:
+            worker.terminate()
+            self.assertEqual(worker.wait(timeout=10), 0)
+
+    def test_numeric_flags_are_read_whole(self):
+        # --threads, --processes and PLACARD_THREADS are numbers and nothing else, in range:
+        # "8x" is refused (std::stoi read it as 8), as are 0, 257 and an empty value.
+        binary = os.path.join(H.ROOT, self.stack.build, "placard.fcgi")
+        env = {"PATH": "/usr/bin:/bin", "PLACARD_CONFIG": self.config}
+        cases = [(["--threads", "8x"], {}, b"--threads must be a number from 1 to 256"),
+                 (["--threads", "0"], {}, b"--threads must be a number from 1 to 256"),
+                 (["--processes", "65"], {}, b"--processes must be a number from 1 to 64"),
+                 (["--processes", ""], {}, b"--processes must be a number from 1 to 64"),
+                 (["--listen", "127.0.0.1:%d" % H.free_port()], {"PLACARD_THREADS": "257"},
+                  b"PLACARD_THREADS must be a number from 1 to 256"),
+                 (["--bogus"], {}, b"unknown argument --bogus")]
+        for args, extra, message in cases:
+            with self.subTest(args=args, env=extra):
+                proc = subprocess.run([binary] + args, env=dict(env, **extra),
+                                      stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
+                self.assertEqual(proc.returncode, 1, proc.stderr)
+                self.assertIn(message, proc.stderr)
+        for flag, out in (("--version", b"placard.fcgi "), ("--help", b"--bench-echo")):
+            proc = subprocess.run([binary, flag], env=env, capture_output=True, timeout=30)
+            self.assertEqual(proc.returncode, 0)
+            self.assertIn(out, proc.stdout)
+
 
 class PortableEventInsertTests(H.StackTestCase):
     """db.event_insert = transaction: the writer path for servers without INSERT ... RETURNING

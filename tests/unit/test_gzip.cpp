@@ -52,6 +52,9 @@ TEST(Gzip, AcceptEncodingNegotiation) {
   EXPECT_FALSE(accepts_gzip("gzip;q=0, *"));  // an explicit refusal wins over the wildcard
   EXPECT_FALSE(accepts_gzip("*;q=0"));
   EXPECT_FALSE(accepts_gzip("gzipped"));
+  EXPECT_FALSE(accepts_gzip("gzip;q=abc"));  // a malformed weight is no acceptance
+  EXPECT_FALSE(accepts_gzip("gzip;q=2"));    // out of range, the same
+  EXPECT_TRUE(accepts_gzip("deflate;q=0.1, gzip;level=9;q=0.2"));
 }
 
 }  // namespace

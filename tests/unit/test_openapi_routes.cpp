@@ -79,7 +79,7 @@ class NoClicks : public placard::db::ClickStore {
   void record_ignored(const placard::db::EventRecord&) override {}
 };
 
-// Every route the worker registers, as placard_main wires them.
+// Every route the worker registers, as the worker wires them (fcgi-app/api_thread.cpp).
 std::set<Operation> served_operations() {
   placard::testing::AccountsAdmin admin;  // builds its own router with the admin routes
   NoEvents events;
