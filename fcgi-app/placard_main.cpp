@@ -36,6 +36,7 @@
 #include "lib/crypto/sha256.h"
 #include "lib/db/admin_db.h"
 #include "lib/db/catalog_loader.h"
+#include "lib/db/catalog_source.h"
 #include "lib/db/connection_params.h"
 #include "lib/db/event_batcher.h"
 #include "lib/db/mysql_account_store.h"
@@ -374,12 +375,14 @@ int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::
               int listen_fd) {
   db::init_driver();
   catalog::SnapshotHolder holder;
-  db::MysqlSession catalog_session(db::runtime_params(cfg));
+  db::CatalogSource catalog_source(db::runtime_params(cfg), db::read_params(cfg),
+                                   std::chrono::seconds(cfg.db.read_max_lag_seconds),
+                                   [&](const std::string& msg) { log.info(msg); });
   catalog::Refresher refresher(
-      holder, [&] { return db::read_catalog_version(catalog_session); },
+      holder, [&] { return catalog_source.read_version(); },
       [&] {
         std::vector<std::string> problems;
-        auto s = db::load_snapshot(catalog_session, util::unix_now(), problems);
+        auto s = catalog_source.load(util::unix_now(), problems);
         for (const auto& p : problems) log.info("catalog: " + p);
         return s;
       },

@@ -94,6 +94,18 @@ ServerConfig server_config_from(const std::map<std::string, std::string>& values
     } else if (key == "db.ssl_verify") {
       if (value != "true" && value != "false") throw ConfigError(key + ": expected true or false");
       c.db.ssl_verify = value == "true";
+    } else if (key == "db.read_socket") {
+      c.db.read_socket = value;
+    } else if (key == "db.read_host") {
+      c.db.read_host = value;
+    } else if (key == "db.read_port") {
+      c.db.read_port = to_int(key, value, 1, 65535);
+    } else if (key == "db.read_user") {
+      c.db.read_user = value;
+    } else if (key == "db.read_password") {
+      c.db.read_password = value;
+    } else if (key == "db.read_max_lag_seconds") {
+      c.db.read_max_lag_seconds = to_int(key, value, 0, 86400);
     } else if (key == "token.keys") {
       c.token_keys = value;
     } else if (key == "token.active_key") {
@@ -203,7 +215,15 @@ std::string render_server_config(const ServerConfig& c) {
     << "db.ssl_ca = " << c.db.ssl_ca << "\n"
     << "db.ssl_verify = " << (c.db.ssl_verify ? "true" : "false") << "\n"
     << "db.ssl_cert = " << c.db.ssl_cert << "\n"
-    << "db.ssl_key = " << c.db.ssl_key << "\n\n"
+    << "db.ssl_key = " << c.db.ssl_key << "\n"
+    << "# Catalog snapshots from a replica (empty read_host and read_socket: none); the\n"
+    << "# primary serves them while the replica is more than read_max_lag_seconds behind.\n"
+    << "db.read_socket = " << c.db.read_socket << "\n"
+    << "db.read_host = " << c.db.read_host << "\n"
+    << "db.read_port = " << c.db.read_port << "\n"
+    << "db.read_user = " << c.db.read_user << "\n"
+    << "db.read_password = " << c.db.read_password << "\n"
+    << "db.read_max_lag_seconds = " << c.db.read_max_lag_seconds << "\n\n"
     << "# HMAC keys for impression and click tokens; the active one signs, all verify.\n"
     << "token.keys = " << c.token_keys << "\n"
     << "token.active_key = " << c.token_active_key << "\n"
