@@ -37,6 +37,7 @@ MysqlSession::~MysqlSession() {
 
 bool MysqlSession::is_connection_error(int code) {
   switch (code) {
+    case 1047:  // Galera: this node is not in the primary component (WSREP not ready)
     case 1053:  // server shutdown in progress
     case 1927:  // connection killed
     case 2002:  // cannot connect through socket
