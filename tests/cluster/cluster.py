@@ -39,6 +39,7 @@ import topology as T  # noqa: E402
 from topology import H  # noqa: E402
 import common as C  # noqa: E402
 import admin_client as A  # noqa: E402
+import replica_reads as R  # noqa: E402
 
 VISIBLE_BOUND_S = 1.0
 
@@ -338,6 +339,7 @@ def main():
         topo.start_db()
         topo.start_replica()
         topo.init_database()
+        topo.extra_conf = R.host_conf_keys()  # catalog snapshots from the replica
         for name in T.HOST_IPS:
             topo.start_host(name)
         topo.start_haproxy()
@@ -355,6 +357,7 @@ def main():
         admin = check_sessions(topo, h1, h2, lb, checks)
         check_impression_dedup(topo, h1, h2, checks)
         check_admin_change(topo, h1, h2, admin, checks)
+        R.check_replica_reads(topo, admin, (h1, h2), checks, figures, within, offer_ids, fmt)
         check_rollup(topo, h1, h2, lb, checks)
         load_step(topo, lb, checks, a.load_seconds, figures)
         check_replica(topo, checks, figures)

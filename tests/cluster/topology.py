@@ -228,6 +228,11 @@ class Topology:
                         # Every host is reached at the balancer's origin (browsers see only it).
                         "public_origin": "public_origin = %s\n" % self.public_origin}.get(key, line)
                 out.append(line)
+        # Keys a caller sets (e.g. replica_reads.py: db.read_*), the same on every host.
+        extra = dict(getattr(self, "extra_conf", {}))
+        out = ["%s = %s\n" % (k, extra.pop(k)) if k in extra else line
+               for k, line in ((ln.split("=", 1)[0].strip(), ln) for ln in out)]
+        out += ["%s = %s\n" % kv for kv in sorted(extra.items())]
         conf = os.path.join(hd, "placard.conf")
         with open(os.open(conf, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
             f.writelines(out)
