@@ -12,6 +12,9 @@ haproxy and directly to each host:
 - a revoked account is refused on every host within a second;
 - an impression token retried on the other host answers `duplicate` and is one row;
 - an admin change (an offer disabled, then enabled) is visible on every host within a second;
+- catalog snapshots are read on the replica; with its replication stopped the hosts fall back
+  to the primary within db.read_max_lag_seconds, and return to it once restarted
+  (replica_reads.py);
 - the rollup (the workers' step, one runner at a time across hosts; and `placardctl rollup`
   started on both hosts at once) counts the events of both hosts exactly once in stats_daily;
   while the primary's rollup lock is held elsewhere, neither host's runner runs;

@@ -7,8 +7,8 @@ namespaces have no default route: nothing in them can reach anything outside the
     ns <p>-lb   bridge br0 10.253.25.1/24, haproxy on 127.0.0.1:<port> (the namespace's own
                 loopback); the test process itself joins this namespace (setns) after setup
     ns <p>-db   10.253.25.2: MariaDB primary (port 3306, and its unix socket for placardctl)
-    ns <p>-db2  10.253.25.3: MariaDB replica (GTID replication from the primary; not read by
-                the workers yet: the db.read_* settings are not part of this step)
+    ns <p>-db2  10.253.25.3: MariaDB replica (GTID replication from the primary); the hosts
+                read their catalog snapshots there when cluster.py sets db.read_* (extra_conf)
     ns <p>-h1   10.253.25.11: lighttpd + placard.fcgi (supervisor, WORKERS processes)
     ns <p>-h2   10.253.25.12: the same binaries, the same config but for the socket and log
 
