@@ -8,7 +8,8 @@
 - an admin change made on one node is visible on every host within a second;
 - job leases (sql/0013_job_leases.sql): GET_LOCK held on g3 does not exclude a runner on g1
   (node-local: the caveat), a lease row written on g3 excludes runners on g1 and on g2, and
-  runners started on both hosts at once count every event once;
+  runners started on both hosts at once count every event once; two network syncs started at
+  once through h1 and h2: one runs, the other is 409 (the network stand-in in each namespace);
 - g2 killed (SIGKILL) under a bounded load through both hosts: h1 (on g1) keeps answering,
   every impression refused by h2 is retried on h1, and the rows on the surviving nodes equal the
   successful answers, none twice.
@@ -118,6 +119,75 @@ def check_leases(topo, h1, h2, checks):
                "stats_daily" % (codes, recorded, raw, rolled))
 
 
+STANDIN = os.path.join(os.path.dirname(HERE), "network_standin", "standin.py")
+ADMITAD = {"clientId": "client-1", "clientSecret": "secret-1", "websiteId": "4242"}  # its defaults
+
+
+def start_standins(topo):
+    """The network stand-in (tests/network_standin/) in each host's namespace, on that namespace's
+    own 127.0.0.1 (api_base may be http only to loopback): the same config on both hosts."""
+    topo.standin_port = T.H.free_port()
+    for n in T.HOST_IPS:
+        os.makedirs(topo.path(n), exist_ok=True)
+        topo.spawn(n + "/standin", n, [sys.executable, STANDIN, "--port", str(topo.standin_port)],
+                   topo.path(n, "standin.out"))
+    topo.extra_conf = {"network.admitad.api_base": "http://127.0.0.1:%d" % topo.standin_port,
+                       "network.page_size": "2", "network.timeout_seconds": "5"}
+    control = ("import json, sys, time, urllib.request as u\n"
+               "for i in range(100):\n"
+               "    try:\n"
+               "        u.urlopen(u.Request('http://127.0.0.1:%d/__control', data=json.dumps("
+               "{'page_delay': 0.6}).encode(), method='POST', headers={'Content-Type': "
+               "'application/json'}), timeout=5).read(); sys.exit(0)\n"
+               "    except OSError:\n"
+               "        time.sleep(0.1)\n"
+               "sys.exit(1)\n" % topo.standin_port)
+    for n in T.HOST_IPS:  # every page answers after 0.6 s: a sync of 4 pages lasts > 2 s
+        run = subprocess.run(["ip", "netns", "exec", topo.ns(n), sys.executable, "-c", control],
+                             capture_output=True, timeout=30)
+        if run.returncode != 0:
+            raise RuntimeError("the stand-in in %s did not start" % n)
+
+
+def check_sync(topo, h1, h2, admin, checks):
+    """Two syncs started at the same moment through h1 (g1) and h2 (g2): one runs, the other is
+    409 (the lease; GET_LOCK alone would let both run, one per node); while it runs, a third via
+    h2 is 409 too; it finishes, and no run is left `running`."""
+    admin.ok("PUT", "/network/credentials/admitad", ADMITAD, status=204)
+    answers = {}
+    barrier = threading.Barrier(2)
+
+    def go(t):
+        c = CL.A.AdminClient(t)
+        c.cookie = admin.cookie
+        barrier.wait(10)
+        answers[t.name] = c.request("POST", "/network/sync", {"network": "admitad"})
+    threads = [threading.Thread(target=go, args=(t,)) for t in (h1, h2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    codes = {n: a[0] for n, a in answers.items()}
+    third = CL.A.AdminClient(h2)
+    third.cookie = admin.cookie
+    again = third.request("POST", "/network/sync", {"network": "admitad"})[0]
+    started = [a[2] for a in answers.values() if a[0] == 202]
+    status = None
+    if len(started) == 1:
+        def done():
+            st, _, doc = third.request("GET", "/network/sync/" + started[0]["id"])
+            return st == 200 and doc["status"] != "running" and doc
+        CL.within(60, done, interval=0.2)
+        status = third.request("GET", "/network/sync/" + started[0]["id"])[2].get("status")
+    running = topo.node_sql("g2", "SELECT COUNT(*) FROM sync_runs WHERE status = 'running'")[0][0]
+    runs = topo.node_sql("g1", "SELECT COUNT(*) FROM sync_runs")[0][0]
+    checks.add("leases", "two syncs started at once via h1 (g1) and h2 (g2): one runs, one is 409",
+               sorted(codes.values()) == [202, 409] and again == 409 and status == "succeeded"
+               and running == "0" and runs == "1",
+               "answers %s; a third while it ran: %s; the run: %s; runs recorded %s, running now %s"
+               % (codes, again, status, runs, running))
+
+
 def check_node_kill(topo, h1, h2, checks, figures, seconds):
     """Bounded load through both hosts; g2 (h2's node) SIGKILLed a third of the way in."""
     results = []  # (token, first host, first status, final host, final status, final state)
@@ -214,6 +284,7 @@ def main():
         figures["cluster_start_s"] = time.monotonic() - t0
         C.log("Galera cluster of 3 synced in %.1f s" % figures["cluster_start_s"])
         topo.init_database()
+        start_standins(topo)
         for name in T.HOST_IPS:
             topo.start_host(name)
         topo.start_haproxy()
@@ -231,6 +302,7 @@ def main():
         CL.check_impression_dedup(topo, h1, h2, checks)
         CL.check_admin_change(topo, h1, h2, admin, checks)
         check_leases(topo, h1, h2, checks)
+        check_sync(topo, h1, h2, admin, checks)
         check_node_kill(topo, h1, h2, checks, figures, max(3, min(a.kill_load_seconds, 30)))
     except BaseException as e:  # noqa: B902 - a failure of any kind still cleans up
         checks.add("run", "the run completed", False, ("%s: %s" % (type(e).__name__, e))[:500])
