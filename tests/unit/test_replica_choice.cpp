@@ -11,9 +11,8 @@ using placard::catalog::ReplicaChoice;
 using std::chrono::milliseconds;
 
 namespace {
-const ReplicaChoice::Clock::time_point t0{};
 ReplicaChoice::Clock::time_point at(int ms) {
-  return t0 + milliseconds(ms);
+  return ReplicaChoice::Clock::time_point{} + milliseconds(ms);
 }
 }  // namespace
 
