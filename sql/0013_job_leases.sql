@@ -6,12 +6,17 @@
 -- only changes the holder when the lease has expired: on one server InnoDB's row lock orders
 -- two takers; in Galera two nodes' writes to the same row conflict at certification and the
 -- second commit fails (ER_LOCK_DEADLOCK), so exactly one holder is left. The holder removes
--- its row when the job ends; a holder that died leaves a row that expires (lib/db/named_lock.cpp).
+-- its row when the job ends. A holder also holds GET_LOCK of the same name on its own server
+-- (`node`: that server's identity) for as long as it holds the lease, so a taker that got the
+-- named lock on the same server knows the row's holder is gone and takes it at once (a worker
+-- killed mid-sync on a single primary: the next sync starts). A row from a holder on another
+-- Galera node that died expires (lib/db/named_lock.cpp).
 -- Append-only: never edited after it is applied.
 
 CREATE TABLE job_leases (
   name VARCHAR(64) NOT NULL,
   holder VARCHAR(64) NOT NULL,
+  node CHAR(32) NOT NULL,
   expires_at DATETIME(3) NOT NULL,
   PRIMARY KEY (name)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci;

@@ -7,6 +7,8 @@ namespace placard::db {
 namespace {
 
 constexpr int kNoSuchTable = 1146;
+// The server this session is on: Galera nodes share server_id, and may share a host name.
+constexpr const char* kThisNode = "MD5(CONCAT_WS(':', @@hostname, @@port, @@datadir))";
 
 std::string hex(const std::string& bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";
@@ -47,13 +49,17 @@ NamedLock::NamedLock(MysqlSession& session, std::string name, int timeout_second
 
 bool NamedLock::take_lease() {
   try {
-    // The assignments run left to right: holder changes only on an expired row, and the end
-    // moves only when the holder is (now) ours. Autocommit: committed (certified) right here.
+    // The assignments run left to right: the holder changes only on an expired row or on a row
+    // of this server (its holder held GET_LOCK here as long as it lived, and we hold it now: it
+    // is gone), and node and end move only when the holder is (now) ours. Autocommit: committed
+    // (certified, in Galera) right here.
     auto& take = session_.prepared(
-        "INSERT INTO job_leases (name, holder, expires_at) VALUES (?, ?, UTC_TIMESTAMP(3) + "
-        "INTERVAL ? SECOND) ON DUPLICATE KEY UPDATE holder = IF(expires_at < UTC_TIMESTAMP(3), "
-        "VALUES(holder), holder), expires_at = IF(holder = VALUES(holder), VALUES(expires_at), "
-        "expires_at)");
+        "INSERT INTO job_leases (name, holder, node, expires_at) VALUES (?, ?, " +
+        std::string(kThisNode) +
+        ", UTC_TIMESTAMP(3) + INTERVAL ? SECOND) ON DUPLICATE KEY UPDATE holder = "
+        "IF(expires_at < UTC_TIMESTAMP(3) OR node = VALUES(node), VALUES(holder), holder), "
+        "node = IF(holder = VALUES(holder), VALUES(node), node), expires_at = IF(holder = "
+        "VALUES(holder), VALUES(expires_at), expires_at)");
     take.setString(1, name_);
     take.setString(2, holder_);
     take.setInt(3, lease_seconds_);

@@ -11,9 +11,10 @@ namespace placard::db {
 // job_leases (sql/0013_job_leases.sql), because GET_LOCK is node-local in a Galera cluster. The
 // lease is taken in one autocommit statement that only takes an expired or missing row; a
 // certification conflict (another node took it at the same moment) means "not held". Held means
-// both; the destructor gives both back. A holder that dies leaves its lease to expire after
-// lease_seconds (renew() pushes the end for jobs that run longer). Before the table exists
-// (placardctl migrate, up to 0013) the named lock alone decides.
+// both; the destructor gives both back. A lease left by a holder on this server is taken at once
+// (it held the named lock here while it lived); one left on another Galera node by a holder
+// that died expires after lease_seconds (renew() pushes the end for jobs that run longer).
+// Before the table exists (placardctl migrate, up to 0013) the named lock alone decides.
 class NamedLock {
  public:
   static constexpr int kDefaultLeaseSeconds = 300;

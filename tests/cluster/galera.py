@@ -86,8 +86,10 @@ def check_leases(topo, h1, h2, checks):
                "held on g3: %s; placardctl rollup on h1 (g1) exit 0: %s" % (held is not None,
                                                                            local is not None))
     # 2. A lease row taken on g3 (a holder that is not a worker) excludes runners on g1 and g2.
-    topo.node_sql("g3", "REPLACE INTO job_leases (name, holder, expires_at) VALUES "
-                        "('placard.rollup', 'test-on-g3', UTC_TIMESTAMP(3) + INTERVAL 60 SECOND)")
+    # (node: not a server's identity, as if its holder were on a node that is gone.)
+    topo.node_sql("g3", "REPLACE INTO job_leases (name, holder, node, expires_at) VALUES "
+                        "('placard.rollup', 'test-on-g3', MD5('elsewhere'), "
+                        "UTC_TIMESTAMP(3) + INTERVAL 60 SECOND)")
     taken = {n: subprocess.run(ctl_on(topo, n, *rollup), capture_output=True, timeout=60).returncode
              for n in ("h1", "h2")}
     still = topo.node_sql("g1", "SELECT holder FROM job_leases WHERE name = 'placard.rollup'")
