@@ -6,8 +6,9 @@
 namespace placard::db {
 
 namespace {
-// A replica that failed is not asked again for this long (the primary serves meanwhile).
-constexpr std::chrono::milliseconds kReplicaRetry{2000};
+// A replica that failed is not asked again for this long (the primary serves meanwhile): an
+// unreachable host costs up to the connect timeout (2 s) of one load per period, not of each.
+constexpr std::chrono::milliseconds kReplicaRetry{10000};
 }  // namespace
 
 CatalogSource::CatalogSource(ConnectionParams primary, std::optional<ConnectionParams> replica,
