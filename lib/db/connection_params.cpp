@@ -34,6 +34,9 @@ std::optional<ConnectionParams> read_params(const config::ServerConfig& c) {
   p.socket = c.db.read_socket;
   p.host = c.db.read_host;
   p.port = c.db.read_port;
+  // A replica that stops answering (host gone, link down) costs a load 5 s, not 30: then the
+  // primary serves (lib/db/catalog_source.cpp).
+  p.io_timeout_seconds = 5;
   return p;
 }
 

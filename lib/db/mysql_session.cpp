@@ -64,8 +64,8 @@ sql::Connection& MysqlSession::connection() {
   options["schema"] = sql::SQLString(params_.name);
   options["OPT_CHARSET_NAME"] = sql::SQLString("utf8mb4");
   options["OPT_CONNECT_TIMEOUT"] = 2;
-  options["OPT_READ_TIMEOUT"] = 30;
-  options["OPT_WRITE_TIMEOUT"] = 30;
+  options["OPT_READ_TIMEOUT"] = params_.io_timeout_seconds;
+  options["OPT_WRITE_TIMEOUT"] = params_.io_timeout_seconds;
   options["OPT_RECONNECT"] = false;
   if (params_.socket.empty()) add_tls_options(params_, options);
   connection_.reset(sql::mysql::get_mysql_driver_instance()->connect(options));

@@ -26,6 +26,8 @@ struct ConnectionParams {
   std::string ssl_cert;
   std::string ssl_key;
   bool ssl_verify = false;
+  // How long one read or write on the connection may wait (a server that stopped answering).
+  int io_timeout_seconds = 30;
 };
 
 // The TLS options of p (db.ssl_*) in Connector/C++'s connect options.

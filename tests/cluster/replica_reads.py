@@ -1,7 +1,8 @@
 """`make cluster-test`, replica reads (db.read_*): catalog snapshots load from the GTID replica
 while it is current; with its SQL thread stopped and a change on the primary, every host falls
 back to the primary within db.read_max_lag_seconds (the change becomes visible); replica started
-again, the snapshots come from it again.
+again, the snapshots come from it again. The same with the replica unreachable (its link down)
+and back.
 
 Where each snapshot was read is not guessed: both servers' general logs (log_output=TABLE, on
 only during this step) are counted for the snapshot's own statement (the offers query of
@@ -92,8 +93,29 @@ def check_replica_reads(topo, admin, hosts, checks, figures, within, offer_ids, 
                    and back["replica"] >= LOADS and back["primary"] == 0,
                    "caught up in %s; visible %s; snapshot loads %s"
                    % (fmt(caught), ", ".join("%s %s" % (k, fmt(v)) for k, v in seen.items()), back))
+        # The replica unreachable (its link down: connections hang, nothing refuses them): a
+        # load waits at most its 5 s read timeout and a 2 s connect, then the primary serves.
+        run_ip = ["ip", "-n", topo.ns("db2"), "link", "set", "eth0"]
+        T.run(*(run_ip + ["down"]))
+        try:
+            down, down_loads = _change(topo, admin, True, hosts, within, offer_ids, 9.0)
+        finally:
+            T.run(*(run_ip + ["up"]))
+        checks.add("replica reads", "replica unreachable (link down): the hosts read the primary",
+                   all(v is not None for v in down.values()) and down_loads["primary"] >= LOADS
+                   and down_loads["replica"] == 0,
+                   "visible %s (bound 9 s: 5 s read timeout + 2 s connect + a poll); snapshot loads %s"
+                   % (", ".join("%s %s" % (k, fmt(v)) for k, v in down.items()), down_loads))
+        time.sleep(10.5)  # a failed replica is skipped for 10 s (lib/db/catalog_source.cpp)
+        up, up_loads = _change(topo, admin, False, hosts, within, offer_ids, 1.0)
+        checks.add("replica reads", "link up again: snapshots come from the replica again",
+                   all(v is not None for v in up.values()) and up_loads["replica"] >= LOADS
+                   and up_loads["primary"] == 0,
+                   "visible %s; snapshot loads %s"
+                   % (", ".join("%s %s" % (k, fmt(v)) for k, v in up.items()), up_loads))
         figures["replica_reads"] = {"replica": loads, "stopped": stopped, "restarted": back,
-                                    "fallback_visible_s": fallback}
+                                    "fallback_visible_s": fallback, "unreachable": down_loads,
+                                    "unreachable_visible_s": down, "link_up": up_loads}
         _change(topo, admin, True, hosts, within, offer_ids, 1.0)  # the fixtures as they were
     finally:
         _logs(topo, False)

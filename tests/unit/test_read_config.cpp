@@ -30,8 +30,10 @@ TEST(ReadReplicaConfig, ReplicaParamsFallBackToTheRuntimeUser) {
   EXPECT_EQ(p->password, "pw");
   EXPECT_TRUE(p->socket.empty());
   EXPECT_EQ(c.db.read_max_lag_seconds, 5);
+  EXPECT_EQ(p->io_timeout_seconds, 5);  // a replica that stops answering is given up quickly
   // The primary's params are untouched.
   EXPECT_EQ(placard::db::runtime_params(c).host, "10.0.0.1");
+  EXPECT_EQ(placard::db::runtime_params(c).io_timeout_seconds, 30);
   const auto back = server_config_from(parse_config_text(render_server_config(c)));
   EXPECT_EQ(back.db.read_host, "10.0.0.2");
   EXPECT_EQ(back.db.read_port, 3307);
