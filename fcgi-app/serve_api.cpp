@@ -22,6 +22,7 @@
 #include "lib/admin/password_work.h"
 #include "lib/catalog/refresher.h"
 #include "lib/db/catalog_loader.h"
+#include "lib/db/catalog_source.h"
 #include "lib/db/sync_runner.h"
 #include "lib/journal/replay_job.h"
 #include "lib/util/time_format.h"
@@ -43,12 +44,13 @@ int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::
   const auto report = [&log](const std::string& msg) { log.info(msg); };
   db::init_driver();
   catalog::SnapshotHolder holder;
-  db::MysqlSession catalog_session(db::runtime_params(cfg));
+  db::CatalogSource catalog_source(db::runtime_params(cfg), db::read_params(cfg),
+                                   std::chrono::seconds(cfg.db.read_max_lag_seconds), report);
   catalog::Refresher refresher(
-      holder, [&] { return db::read_catalog_version(catalog_session); },
+      holder, [&] { return catalog_source.read_version(); },
       [&] {
         std::vector<std::string> problems;
-        auto s = db::load_snapshot(catalog_session, util::unix_now(), problems);
+        auto s = catalog_source.load(util::unix_now(), problems);
         for (const auto& p : problems) log.info("catalog: " + p);
         return s;
       },

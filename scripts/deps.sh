@@ -40,6 +40,8 @@ readonly TEST_PACKAGES=(
   apache2-suexec-pristine busybox-static
   # tests/e2e/test_proxy.py: a TLS-terminating reverse proxy in front of the stack.
   haproxy
+  # make cluster-test, its Galera topology (tests/cluster/galera.py): the provider, mariabackup SST (socat).
+  galera-4 mariadb-backup socat
   # make fuzz: clang and its runtimes (libFuzzer, ASan, UBSan; a Recommends of clang, so named).
   clang libclang-rt-dev
   # The admin page's browser tests: Debian's Chromium (node from the run group).

@@ -22,6 +22,10 @@ bool Refresher::poll_once() {
     }
     const auto started = std::chrono::steady_clock::now();
     auto next = load_();
+    if (!next) {  // the source asks to wait (a replica catching up): the database answered
+      confirmed_at_.store(std::chrono::steady_clock::now().time_since_epoch().count());
+      return false;
+    }
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                         std::chrono::steady_clock::now() - started)
                         .count();

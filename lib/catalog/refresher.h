@@ -19,6 +19,7 @@ namespace placard::catalog {
 class Refresher {
  public:
   using ReadVersion = std::function<std::uint64_t()>;
+  // nullptr: not yet (the source waits for a replica to catch up); the current snapshot stays.
   using Load = std::function<std::shared_ptr<const Snapshot>()>;
   using Report = std::function<void(const std::string&)>;
   using Installed = std::function<void()>;

@@ -30,6 +30,16 @@ struct DatabaseConfig {
   std::string ssl_cert;
   std::string ssl_key;
   bool ssl_verify = false;
+  // Catalog snapshots from a replica (docs/scaling.md): read_host or read_socket set enables it;
+  // read_user/read_password empty = user/password; TLS as db.ssl_*. A replica whose catalog
+  // version has been behind the primary's for read_max_lag_seconds is passed over for the
+  // primary until it is current again. Nothing else reads the replica.
+  std::string read_socket;
+  std::string read_host;
+  int read_port = 3306;
+  std::string read_user;
+  std::string read_password;
+  int read_max_lag_seconds = 1;
 };
 
 // Affiliate network import (contract section 8): where the adapters connect. In the config file,

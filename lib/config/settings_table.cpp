@@ -182,6 +182,15 @@ std::vector<Setting> make_settings() {
       ssl_verify,
       text<&C::db, &D::ssl_cert>("db.ssl_cert"),
       text<&C::db, &D::ssl_key>("db.ssl_key"),
+      text<&C::db, &D::read_socket>(
+          "db.read_socket",
+          "# Catalog snapshots from a replica (empty read_host and read_socket: none); the\n"
+          "# primary serves them while the replica is more than read_max_lag_seconds behind.\n"),
+      text<&C::db, &D::read_host>("db.read_host"),
+      integer<&C::db, &D::read_port>("db.read_port", 1, 65535),
+      text<&C::db, &D::read_user>("db.read_user"),
+      secret(text<&C::db, &D::read_password>("db.read_password")),
+      integer<&C::db, &D::read_max_lag_seconds>("db.read_max_lag_seconds", 0, 86400),
       secret(text<&C::token_keys>(
           "token.keys",
           "\n# HMAC keys for impression and click tokens; the active one signs, all verify.\n")),

@@ -52,7 +52,11 @@ void AdminDb::run(const std::function<void()>& work) {
         if (!begun && attempt < 2) continue;
         throw DatabaseUnavailable(std::string("database unreachable: ") + e.what());
       }
-      if (MysqlSession::is_transient_error(code) && attempt < kMaxAttempts) continue;
+      if (MysqlSession::is_transient_error(code)) {
+        if (attempt < kMaxAttempts) continue;
+        // Rolled back every time (deadlocks, Galera certification): busy, not broken.
+        throw DatabaseUnavailable(std::string("write conflict, rolled back: ") + e.what());
+      }
       rethrow_constraint(e);
       throw DatabaseError(std::string("SQL error ") + std::to_string(code) + ": " + e.what());
     }

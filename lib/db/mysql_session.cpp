@@ -37,6 +37,7 @@ MysqlSession::~MysqlSession() {
 
 bool MysqlSession::is_connection_error(int code) {
   switch (code) {
+    case 1047:  // Galera: this node is not in the primary component (WSREP not ready)
     case 1053:  // server shutdown in progress
     case 1927:  // connection killed
     case 2002:  // cannot connect through socket
@@ -63,8 +64,8 @@ sql::Connection& MysqlSession::connection() {
   options["schema"] = sql::SQLString(params_.name);
   options["OPT_CHARSET_NAME"] = sql::SQLString("utf8mb4");
   options["OPT_CONNECT_TIMEOUT"] = 2;
-  options["OPT_READ_TIMEOUT"] = 30;
-  options["OPT_WRITE_TIMEOUT"] = 30;
+  options["OPT_READ_TIMEOUT"] = params_.io_timeout_seconds;
+  options["OPT_WRITE_TIMEOUT"] = params_.io_timeout_seconds;
   options["OPT_RECONNECT"] = false;
   if (params_.socket.empty()) add_tls_options(params_, options);
   connection_.reset(sql::mysql::get_mysql_driver_instance()->connect(options));

@@ -26,6 +26,8 @@ struct ConnectionParams {
   std::string ssl_cert;
   std::string ssl_key;
   bool ssl_verify = false;
+  // How long one read or write on the connection may wait (a server that stopped answering).
+  int io_timeout_seconds = 30;
 };
 
 // The TLS options of p (db.ssl_*) in Connector/C++'s connect options.
@@ -58,7 +60,8 @@ class MysqlSession {
   void reset();
 
   // Runs work(*this). Connection loss: reset, and for idempotent work one retry; then
-  // DatabaseUnavailable. A deadlock or lock wait timeout: idempotent work is retried twice.
+  // DatabaseUnavailable. A deadlock, lock wait timeout or Galera certification failure (1213 at
+  // commit): idempotent work is retried twice, then (or at once) DatabaseUnavailable.
   // Other SQL errors: DatabaseError (the message has the detail, for the log).
   template <typename Work>
   auto run(bool idempotent, Work&& work) -> decltype(work(*this)) {
@@ -72,7 +75,12 @@ class MysqlSession {
           if (!idempotent || attempt >= 1) {
             throw DatabaseUnavailable(std::string("database unreachable: ") + e.what());
           }
-        } else if (!idempotent || !is_transient_error(code) || attempt >= 2) {
+        } else if (is_transient_error(code) && (!idempotent || attempt >= 2)) {
+          // A deadlock, lock wait timeout or Galera certification failure: the statement (or its
+          // transaction) was rolled back; not retried (again): busy, 503 and Retry-After.
+          throw DatabaseUnavailable(std::string("write conflict, rolled back (error ") +
+                                    std::to_string(code) + "): " + e.what());
+        } else if (!is_transient_error(code)) {
           throw DatabaseError(std::string("SQL error ") + std::to_string(code) + ": " + e.what());
         }
       }

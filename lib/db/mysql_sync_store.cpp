@@ -332,6 +332,7 @@ void MysqlSyncStore::progress(std::uint64_t run_id, int pages_done, int pages_to
     st.setInt(2, std::max(pages_total, 0));
     st.setUInt64(3, run_id);
     st.executeUpdate();
+    if (lock_) lock_->renew();  // the job lease (lib/db/named_lock.h) runs on with the sync
   });
 }
 

@@ -239,7 +239,8 @@ RollupPass roll_up_events(MysqlSession& session, const RollupOptions& options,
                           const RateLimits& limits) {
   return session.run(false, [&](MysqlSession& s) {
     RollupPass pass;
-    const NamedLock lock(s, "placard.rollup");
+    // A short lease: a step is bounded (seconds); a holder that died blocks others 60 s at most.
+    const NamedLock lock(s, "placard.rollup", 0, 60);
     if (!lock.held()) return pass;
     pass.ran = true;
     pass.impressions = roll_up_table(s, kImpressions, options, &limits.impressions);

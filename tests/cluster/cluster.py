@@ -12,6 +12,9 @@ haproxy and directly to each host:
 - a revoked account is refused on every host within a second;
 - an impression token retried on the other host answers `duplicate` and is one row;
 - an admin change (an offer disabled, then enabled) is visible on every host within a second;
+- catalog snapshots are read on the replica; with its replication stopped the hosts fall back
+  to the primary within db.read_max_lag_seconds, and return to it once restarted
+  (replica_reads.py);
 - the rollup (the workers' step, one runner at a time across hosts; and `placardctl rollup`
   started on both hosts at once) counts the events of both hosts exactly once in stats_daily;
   while the primary's rollup lock is held elsewhere, neither host's runner runs;
@@ -40,6 +43,7 @@ from topology import H  # noqa: E402
 import common as C  # noqa: E402
 import admin_client as A  # noqa: E402
 import cluster_chaos  # noqa: E402
+import replica_reads as R  # noqa: E402
 
 VISIBLE_BOUND_S = 1.0
 
@@ -339,6 +343,7 @@ def main():
         topo.start_db()
         topo.start_replica()
         topo.init_database()
+        topo.extra_conf = R.host_conf_keys()  # catalog snapshots from the replica
         for name in T.HOST_IPS:
             topo.start_host(name)
         topo.start_haproxy()
@@ -356,6 +361,7 @@ def main():
         admin = check_sessions(topo, h1, h2, lb, checks)
         check_impression_dedup(topo, h1, h2, checks)
         check_admin_change(topo, h1, h2, admin, checks)
+        R.check_replica_reads(topo, admin, (h1, h2), checks, figures, within, offer_ids, fmt)
         check_rollup(topo, h1, h2, lb, checks)
         load_step(topo, lb, checks, a.load_seconds, figures)
         check_replica(topo, checks, figures)

@@ -7,8 +7,8 @@ namespaces have no default route: nothing in them can reach anything outside the
     ns <p>-lb   bridge br0 10.253.25.1/24, haproxy on 127.0.0.1:<port> (the namespace's own
                 loopback); the test process itself joins this namespace (setns) after setup
     ns <p>-db   10.253.25.2: MariaDB primary (port 3306, and its unix socket for placardctl)
-    ns <p>-db2  10.253.25.3: MariaDB replica (GTID replication from the primary; not read by
-                the workers yet: the db.read_* settings are not part of this step)
+    ns <p>-db2  10.253.25.3: MariaDB replica (GTID replication from the primary); the hosts
+                read their catalog snapshots there when cluster.py sets db.read_* (extra_conf)
     ns <p>-h1   10.253.25.11: lighttpd + placard.fcgi (supervisor, WORKERS processes)
     ns <p>-h2   10.253.25.12: the same binaries, the same config but for the socket and log
 
@@ -230,6 +230,11 @@ class Topology:
                         # Each host's own click journal (never the machine's /var/lib/placard).
                         "journal.dir": "journal.dir = %s/journal\n" % hd}.get(key, line)
                 out.append(line)
+        # Keys a caller sets (e.g. replica_reads.py: db.read_*), the same on every host.
+        extra = dict(getattr(self, "extra_conf", {}))
+        out = ["%s = %s\n" % (k, extra.pop(k)) if k in extra else line
+               for k, line in ((ln.split("=", 1)[0].strip(), ln) for ln in out)]
+        out += ["%s = %s\n" % kv for kv in sorted(extra.items())]
         conf = os.path.join(hd, "placard.conf")
         with open(os.open(conf, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
             f.writelines(out)

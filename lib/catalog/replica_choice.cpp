@@ -1,0 +1,31 @@
+#include "lib/catalog/replica_choice.h"
+
+namespace placard::catalog {
+
+ReplicaChoice::ReplicaChoice(std::chrono::milliseconds max_lag,
+                             std::chrono::milliseconds retry_after)
+    : max_lag_(max_lag), retry_after_(retry_after) {}
+
+bool ReplicaChoice::ask_replica(Clock::time_point now) const {
+  return !skip_until_ || now >= *skip_until_;
+}
+
+ReadFrom ReplicaChoice::choose(std::uint64_t wanted, std::optional<std::uint64_t> replica_version,
+                               Clock::time_point now) {
+  if (!replica_version) return ReadFrom::primary;
+  skip_until_.reset();
+  if (*replica_version >= wanted) {
+    behind_since_.reset();
+    return ReadFrom::replica;
+  }
+  // Behind: the clock starts at the first sight of the replica behind (not per version: a
+  // replica that keeps falling behind newer versions is still behind since then).
+  if (!behind_since_) behind_since_ = now;
+  return now - *behind_since_ >= max_lag_ ? ReadFrom::primary : ReadFrom::wait;
+}
+
+void ReplicaChoice::replica_failed(Clock::time_point now) {
+  skip_until_ = now + retry_after_;
+}
+
+}  // namespace placard::catalog

@@ -1,0 +1,121 @@
+"""`make cluster-test`, replica reads (db.read_*): catalog snapshots load from the GTID replica
+while it is current; with its SQL thread stopped and a change on the primary, every host falls
+back to the primary within db.read_max_lag_seconds (the change becomes visible); replica started
+again, the snapshots come from it again. The same with the replica unreachable (its link down)
+and back.
+
+Where each snapshot was read is not guessed: both servers' general logs (log_output=TABLE, on
+only during this step) are counted for the snapshot's own statement (the offers query of
+lib/db/catalog_loader.cpp), per server, after each change.
+"""
+
+import time
+
+import topology as T
+
+MAX_LAG_S = 1  # db.read_max_lag_seconds in the hosts' config (cluster.py)
+OFFER = "1002"
+SNAPSHOT_SQL = "%FROM offers o WHERE o.enabled = 1%"
+LOADS = len(T.HOST_IPS) * 2  # every worker process of every host loads once per change
+
+
+def host_conf_keys():
+    return {"db.read_host": T.REPLICA_IP, "db.read_port": str(T.DB_PORT),
+            "db.read_max_lag_seconds": str(MAX_LAG_S)}
+
+
+def _logs(topo, on):
+    for cnf in (topo.mycnf, topo.replica_cnf):
+        topo.sql("SET GLOBAL log_output = 'TABLE'; SET GLOBAL general_log = %d" % (1 if on else 0),
+                 database="mysql", cnf=cnf)
+
+
+def _truncate(topo):
+    for cnf in (topo.mycnf, topo.replica_cnf):
+        topo.sql("TRUNCATE TABLE mysql.general_log", database="mysql", cnf=cnf)
+
+
+def _loads(topo):
+    """{"primary": n, "replica": n}: snapshot statements in each server's general log."""
+    q = ("SELECT COUNT(*) FROM mysql.general_log WHERE command_type IN ('Query', 'Execute') AND "
+         "argument LIKE '%s' AND argument NOT LIKE '%%general_log%%'" % SNAPSHOT_SQL)
+    return {"primary": int(topo.sql(q, database="mysql")[0][0]),
+            "replica": int(topo.sql(q, database="mysql", cnf=topo.replica_cnf)[0][0])}
+
+
+def _change(topo, admin, enabled, hosts, within, offer_ids, bound):
+    """The offer switched through the admin API; seconds until every host shows it (or None)."""
+    _truncate(topo)
+    t0 = time.monotonic()
+    admin.ok("PATCH", "/offers/%s" % OFFER, {"enabled": enabled})
+    seen = {}
+    for t in hosts:  # each host's time from the change, not from the previous host's
+        left = bound - (time.monotonic() - t0)
+        ok = within(max(0.0, left), lambda t=t: (OFFER in (offer_ids(t) or [])) == enabled)
+        seen[t.name] = None if ok is None else time.monotonic() - t0
+    time.sleep(0.6)  # a poll or two more: every worker process has loaded its snapshot
+    return seen, _loads(topo)
+
+
+def _caught_up(topo):
+    p = topo.sql("SELECT @@gtid_binlog_pos", database="mysql")[0][0]
+    r = topo.sql("SELECT @@gtid_slave_pos", database="mysql", cnf=topo.replica_cnf)[0][0]
+    return p == r
+
+
+def check_replica_reads(topo, admin, hosts, checks, figures, within, offer_ids, fmt):
+    _logs(topo, True)
+    try:
+        seen, loads = _change(topo, admin, False, hosts, within, offer_ids, 1.0)
+        checks.add("replica reads", "a change is served from snapshots read on the replica",
+                   all(v is not None for v in seen.values()) and loads["replica"] >= LOADS
+                   and loads["primary"] == 0,
+                   "visible %s; snapshot loads per server %s (%d worker processes)"
+                   % (", ".join("%s %s" % (k, fmt(v)) for k, v in seen.items()), loads, LOADS))
+        topo.sql("STOP SLAVE", database="mysql", cnf=topo.replica_cnf)
+        bound = MAX_LAG_S + 1.0  # the lag bound, plus a poll interval and a load
+        fallback, stopped = _change(topo, admin, True, hosts, within, offer_ids, bound)
+        replica_has = topo.sql("SELECT enabled FROM offers WHERE id = %s" % OFFER,
+                               cnf=topo.replica_cnf)[0][0]
+        lags = [v for v in fallback.values() if v is not None]
+        checks.add("replica reads", "replica stopped: the hosts read the primary within the lag bound",
+                   len(lags) == len(hosts) and min(lags) >= MAX_LAG_S * 0.8
+                   and stopped["primary"] >= LOADS and stopped["replica"] == 0 and replica_has == "0",
+                   "visible %s (bound %d s + 1 s; the replica still has it disabled); snapshot "
+                   "loads %s" % (", ".join("%s %.0f ms" % (k, v * 1000) if v is not None else
+                                           "%s none" % k for k, v in fallback.items()), MAX_LAG_S,
+                                          stopped))
+        topo.sql("START SLAVE", database="mysql", cnf=topo.replica_cnf)
+        caught = within(10, lambda: _caught_up(topo))
+        seen, back = _change(topo, admin, False, hosts, within, offer_ids, 1.0)
+        checks.add("replica reads", "replica started again: snapshots come from it again",
+                   caught is not None and all(v is not None for v in seen.values())
+                   and back["replica"] >= LOADS and back["primary"] == 0,
+                   "caught up in %s; visible %s; snapshot loads %s"
+                   % (fmt(caught), ", ".join("%s %s" % (k, fmt(v)) for k, v in seen.items()), back))
+        # The replica unreachable (its link down: connections hang, nothing refuses them): a
+        # load waits at most its 5 s read timeout and a 2 s connect, then the primary serves.
+        run_ip = ["ip", "-n", topo.ns("db2"), "link", "set", "eth0"]
+        T.run(*(run_ip + ["down"]))
+        try:
+            down, down_loads = _change(topo, admin, True, hosts, within, offer_ids, 9.0)
+        finally:
+            T.run(*(run_ip + ["up"]))
+        checks.add("replica reads", "replica unreachable (link down): the hosts read the primary",
+                   all(v is not None for v in down.values()) and down_loads["primary"] >= LOADS
+                   and down_loads["replica"] == 0,
+                   "visible %s (bound 9 s: 5 s read timeout + 2 s connect + a poll); snapshot loads %s"
+                   % (", ".join("%s %s" % (k, fmt(v)) for k, v in down.items()), down_loads))
+        time.sleep(10.5)  # a failed replica is skipped for 10 s (lib/db/catalog_source.cpp)
+        up, up_loads = _change(topo, admin, False, hosts, within, offer_ids, 1.0)
+        checks.add("replica reads", "link up again: snapshots come from the replica again",
+                   all(v is not None for v in up.values()) and up_loads["replica"] >= LOADS
+                   and up_loads["primary"] == 0,
+                   "visible %s; snapshot loads %s"
+                   % (", ".join("%s %s" % (k, fmt(v)) for k, v in up.items()), up_loads))
+        figures["replica_reads"] = {"replica": loads, "stopped": stopped, "restarted": back,
+                                    "fallback_visible_s": fallback, "unreachable": down_loads,
+                                    "unreachable_visible_s": down, "link_up": up_loads}
+        _change(topo, admin, True, hosts, within, offer_ids, 1.0)  # the fixtures as they were
+    finally:
+        _logs(topo, False)

@@ -1,0 +1,64 @@
+#include <gtest/gtest.h>
+
+#include "lib/db/errors.h"
+#include "lib/db/mysql_session.h"
+
+// Deadlocks and Galera certification failures (1213), lock wait timeouts (1205): retried for
+// idempotent work, then the contract's 503 (DatabaseUnavailable), never a 500. Galera's "node not
+// in the primary component" (1047) counts as unreachable. No server needed: the work throws.
+using placard::db::DatabaseError;
+using placard::db::DatabaseUnavailable;
+using placard::db::MysqlSession;
+
+namespace {
+MysqlSession session() {
+  return MysqlSession(placard::db::ConnectionParams{});
+}
+}  // namespace
+
+TEST(WriteConflicts, IdempotentWorkIsRetriedTwiceThenUnavailable) {
+  auto s = session();
+  int attempts = 0;
+  EXPECT_THROW(s.run(true,
+                     [&](MysqlSession&) -> int {
+                       ++attempts;
+                       throw sql::SQLException("Deadlock found", "40001", 1213);
+                     }),
+               DatabaseUnavailable);
+  EXPECT_EQ(attempts, 3);
+}
+
+TEST(WriteConflicts, ARetryThatSucceedsAnswers) {
+  auto s = session();
+  int attempts = 0;
+  const int got = s.run(true, [&](MysqlSession&) {
+    if (++attempts < 2) throw sql::SQLException("Deadlock found", "40001", 1213);
+    return 7;
+  });
+  EXPECT_EQ(got, 7);
+  EXPECT_EQ(attempts, 2);
+}
+
+TEST(WriteConflicts, NonIdempotentWorkIsNotRepeatedAndAnswersUnavailable) {
+  auto s = session();
+  int attempts = 0;
+  EXPECT_THROW(s.run(false,
+                     [&](MysqlSession&) -> int {
+                       ++attempts;
+                       throw sql::SQLException("Lock wait timeout", "HY000", 1205);
+                     }),
+               DatabaseUnavailable);
+  EXPECT_EQ(attempts, 1);
+}
+
+TEST(WriteConflicts, OtherErrorsStayDatabaseErrors) {
+  auto s = session();
+  EXPECT_THROW(
+      s.run(true, [](MysqlSession&) -> int { throw sql::SQLException("syntax", "42000", 1064); }),
+      DatabaseError);
+}
+
+TEST(WriteConflicts, GaleraNodeOutsideThePrimaryComponentIsUnreachable) {
+  EXPECT_TRUE(MysqlSession::is_connection_error(1047));
+  EXPECT_TRUE(MysqlSession::is_transient_error(1213));
+}
