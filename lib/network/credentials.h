@@ -2,9 +2,9 @@
 #include <string>
 
 #include "lib/crypto/aes_gcm.h"
-#include "lib/db/network_store.h"
 #include "lib/network/admitad.h"
 #include "lib/network/awin.h"
+#include "lib/store/network_store.h"
 
 namespace placard::network {
 

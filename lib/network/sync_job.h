@@ -13,10 +13,10 @@
 
 #include "lib/config/server_config.h"
 #include "lib/crypto/aes_gcm.h"
-#include "lib/db/sync_store.h"
 #include "lib/network/admitad.h"
 #include "lib/network/http_client.h"
 #include "lib/network/pacing.h"
+#include "lib/store/sync_store.h"
 
 namespace placard::network {
 

@@ -13,9 +13,9 @@
 #include "lib/admin/admin_router.h"
 #include "lib/admin/password_work.h"
 #include "lib/crypto/base64.h"
-#include "lib/db/account_store.h"
 #include "lib/db/admin_tx.h"
 #include "lib/http/router.h"
+#include "lib/store/account_store.h"
 #include "lib/util/logger.h"
 #include "tests/unit/unused_admin_stores.h"
 

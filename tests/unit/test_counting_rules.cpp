@@ -13,8 +13,8 @@
 #include "lib/catalog/settings.h"
 #include "lib/config/config_file.h"
 #include "lib/config/server_config.h"
-#include "lib/db/rate_limiter.h"
 #include "lib/http/client_address.h"
+#include "lib/jobs/rate_limiter.h"
 
 namespace {
 

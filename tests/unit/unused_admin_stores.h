@@ -3,12 +3,12 @@
 // that reaches for the wrong store is caught. Add one here for each new admin store.
 #include <stdexcept>
 
-#include "lib/db/audit_store.h"
-#include "lib/db/catalog_admin_store.h"
-#include "lib/db/network_store.h"
-#include "lib/db/offer_admin_store.h"
-#include "lib/db/settings_store.h"
-#include "lib/db/stats_store.h"
+#include "lib/stats/stats_store.h"
+#include "lib/store/audit_store.h"
+#include "lib/store/catalog_admin_store.h"
+#include "lib/store/network_store.h"
+#include "lib/store/offer_admin_store.h"
+#include "lib/store/settings_store.h"
 
 namespace placard::testing {
 
