@@ -1,8 +1,8 @@
 // placardctl catalog bump: every worker rebuilds its catalog snapshot.
 #include <iostream>
 
+#include "lib/db/catalog_version.h"
 #include "lib/db/connection_params.h"
-#include "lib/store/catalog_version.h"
 #include "placardctl/args.h"
 #include "placardctl/commands.h"
 

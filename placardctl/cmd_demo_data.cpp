@@ -1,9 +1,9 @@
 // placardctl demo-data: the demonstration catalog, then one catalog version bump.
 #include <iostream>
 
+#include "lib/db/catalog_version.h"
 #include "lib/db/connection_params.h"
 #include "lib/db/migrations.h"
-#include "lib/store/catalog_version.h"
 #include "placardctl/args.h"
 #include "placardctl/commands.h"
 

@@ -4,8 +4,8 @@
 #include <iostream>
 
 #include "lib/db/connection_params.h"
-#include "lib/jobs/background_runs.h"
 #include "lib/jobs/retention.h"
+#include "lib/store/background_runs.h"
 #include "placardctl/args.h"
 #include "placardctl/commands.h"
 #include "placardctl/stored_settings.h"

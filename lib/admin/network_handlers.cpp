@@ -9,7 +9,7 @@
 #include "lib/admin/list_params.h"
 #include "lib/crypto/aes_gcm.h"
 #include "lib/http/api_error.h"
-#include "lib/network/sync_job.h"
+#include "lib/jobs/sync_job.h"
 
 namespace placard::admin {
 

@@ -3,15 +3,15 @@
 #include "lib/api/counting_rules.h"
 #include "lib/api/token_checks.h"
 #include "lib/http/api_error.h"
-#include "lib/json/body.h"
+#include "lib/http/json_body.h"
 
 namespace placard::api {
 
 http::Response record_impression(http::Request& request, const catalog::Snapshot& snapshot,
                                  const tokens::KeyRing& keys, db::EventStore& events,
                                  ClientHasher& clients, std::int64_t now) {
-  json::BodyDocument parsed;
-  json::parse_object_body(request, parsed.doc());
+  http::BodyDocument parsed;
+  http::parse_object_body(request, parsed.doc());
   const rapidjson::Document& body = parsed.doc();
   const auto it = body.FindMember("impressionToken");
   if (it == body.MemberEnd()) throw http::missing_field("impressionToken");

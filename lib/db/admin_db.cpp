@@ -2,8 +2,8 @@
 
 #include <ctime>
 
+#include "lib/db/catalog_version.h"
 #include "lib/db/transaction.h"
-#include "lib/store/catalog_version.h"
 
 namespace placard::db {
 

@@ -5,7 +5,7 @@
 
 #include "lib/db/named_lock.h"
 #include "lib/jobs/account_expiry.h"
-#include "lib/jobs/background_runs.h"
+#include "lib/store/background_runs.h"
 
 namespace placard::db {
 

@@ -7,9 +7,9 @@
 
 #include "lib/db/named_lock.h"
 #include "lib/db/transaction.h"
-#include "lib/jobs/background_runs.h"
 #include "lib/stats/stats_months.h"
 #include "lib/stats/stats_range.h"
+#include "lib/store/background_runs.h"
 #include "lib/util/time_format.h"
 
 namespace placard::db {

@@ -3,7 +3,7 @@
 #include <ctime>
 
 #include "lib/db/admin_db.h"
-#include "lib/jobs/background_runs.h"
+#include "lib/store/background_runs.h"
 #include "lib/store/mysql_network_store.h"
 #include "lib/store/mysql_sync_store.h"
 

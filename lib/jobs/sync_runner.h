@@ -11,7 +11,7 @@
 
 #include "lib/db/mysql_session.h"
 #include "lib/jobs/periodic_job.h"
-#include "lib/network/sync_job.h"
+#include "lib/jobs/sync_job.h"
 
 namespace placard::db {
 

@@ -5,9 +5,9 @@
 #include <set>
 #include <unordered_map>
 
-#include "lib/jobs/background_runs.h"
 #include "lib/stats/stats_months.h"
 #include "lib/stats/stats_range.h"
+#include "lib/store/background_runs.h"
 #include "lib/util/time_format.h"
 
 namespace placard::db {

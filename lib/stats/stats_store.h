@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "lib/jobs/background_run.h"
+#include "lib/store/background_run.h"
 #include "lib/store/ignored_reason.h"
 
 namespace placard::db {

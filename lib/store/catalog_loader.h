@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "lib/catalog/snapshot.h"
+#include "lib/db/catalog_version.h"
 #include "lib/db/mysql_session.h"
-#include "lib/store/catalog_version.h"
 
 namespace placard::db {
 

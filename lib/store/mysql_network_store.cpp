@@ -138,15 +138,16 @@ void rederive_categories(MysqlSession& s, const std::string& network,
 
 }  // namespace
 
-std::optional<StoredCredentials> MysqlNetworkStore::credentials(const std::string& network) {
-  return db_.call([&](MysqlSession& s) -> std::optional<StoredCredentials> {
+std::optional<network::StoredCredentials> MysqlNetworkStore::credentials(
+    const std::string& network) {
+  return db_.call([&](MysqlSession& s) -> std::optional<network::StoredCredentials> {
     auto& st = s.prepared(
         "SELECT key_id, HEX(iv), HEX(ciphertext), HEX(tag), UNIX_TIMESTAMP(updated_at) "
         "FROM network_credentials WHERE network = ?");
     st.setString(1, network);
     const auto rs = query(st);
     if (!rs->next()) return std::nullopt;
-    StoredCredentials c;
+    network::StoredCredentials c;
     c.key_id = rs->getString(1).asStdString();
     c.iv = from_hex(rs->getString(2).asStdString());
     c.ciphertext = from_hex(rs->getString(3).asStdString());
@@ -156,7 +157,8 @@ std::optional<StoredCredentials> MysqlNetworkStore::credentials(const std::strin
   });
 }
 
-void MysqlNetworkStore::put_credentials(const std::string& network, const StoredCredentials& c,
+void MysqlNetworkStore::put_credentials(const std::string& network,
+                                        const network::StoredCredentials& c,
                                         std::uint64_t updated_by) {
   db_.call([&](MysqlSession& s) {
     auto& st = s.prepared(

@@ -16,8 +16,8 @@ class MysqlNetworkStore : public NetworkStore {
  public:
   explicit MysqlNetworkStore(AdminDb& db) : db_(db) {}
 
-  std::optional<StoredCredentials> credentials(const std::string& network) override;
-  void put_credentials(const std::string& network, const StoredCredentials& sealed,
+  std::optional<network::StoredCredentials> credentials(const std::string& network) override;
+  void put_credentials(const std::string& network, const network::StoredCredentials& sealed,
                        std::uint64_t updated_by) override;
   bool delete_credentials(const std::string& network) override;
   std::optional<SyncRunRow> last_sync(const std::string& network) override;

@@ -309,7 +309,7 @@ std::uint32_t MysqlSyncStore::fail_interrupted_runs() {
   });
 }
 
-std::optional<StoredCredentials> MysqlSyncStore::credentials(const std::string& network) {
+std::optional<network::StoredCredentials> MysqlSyncStore::credentials(const std::string& network) {
   return MysqlNetworkStore(db_).credentials(network);
 }
 

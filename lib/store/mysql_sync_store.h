@@ -20,7 +20,7 @@ class MysqlSyncStore : public SyncStore {
   bool try_lock() override;
   void unlock() override;
   std::uint32_t fail_interrupted_runs() override;
-  std::optional<StoredCredentials> credentials(const std::string& network) override;
+  std::optional<network::StoredCredentials> credentials(const std::string& network) override;
   std::uint64_t start_run(const std::string& network) override;
   void progress(std::uint64_t run_id, int pages_done, int pages_total) override;
   void finish_run(std::uint64_t run_id, bool succeeded, std::uint32_t seen,

@@ -4,18 +4,11 @@
 #include <string>
 #include <vector>
 
+#include "lib/network/stored_credentials.h"
+
 namespace placard::db {
 
-// A network's credentials as stored: AES-256-GCM ciphertext, never plaintext.
-struct StoredCredentials {
-  std::string key_id;
-  std::string iv;
-  std::string ciphertext;
-  std::string tag;
-  std::int64_t updated_at = 0;  // Unix seconds
-};
-
-// A row of sync_runs (lib/network/sync_job.h writes them).
+// A row of sync_runs (lib/jobs/sync_job.h writes them).
 struct SyncRunRow {
   std::uint64_t id = 0;
   std::string network;
@@ -55,9 +48,9 @@ class NetworkStore {
  public:
   virtual ~NetworkStore() = default;
 
-  virtual std::optional<StoredCredentials> credentials(const std::string& network) = 0;
+  virtual std::optional<network::StoredCredentials> credentials(const std::string& network) = 0;
   // Inserts or replaces the network's row (updated_at = now).
-  virtual void put_credentials(const std::string& network, const StoredCredentials& sealed,
+  virtual void put_credentials(const std::string& network, const network::StoredCredentials& sealed,
                                std::uint64_t updated_by) = 0;
   // False when there was none.
   virtual bool delete_credentials(const std::string& network) = 0;

@@ -1,5 +1,5 @@
 #pragma once
-// The sync job's repository (contract section 8): lib/network/sync_job.h runs a sync over it;
+// The sync job's repository (contract section 8): lib/jobs/sync_job.h runs a sync over it;
 // lib/store/mysql_sync_store.h is the MySQL implementation.
 #include <cstdint>
 #include <map>
@@ -32,7 +32,7 @@ class SyncStore {
   // ended with its connection); they become `failed` with a sentence saying so. Answers how many.
   virtual std::uint32_t fail_interrupted_runs() = 0;
 
-  virtual std::optional<StoredCredentials> credentials(const std::string& network) = 0;
+  virtual std::optional<network::StoredCredentials> credentials(const std::string& network) = 0;
 
   // sync_runs: a new running row; progress while pulling; the end (succeeded or failed).
   virtual std::uint64_t start_run(const std::string& network) = 0;

@@ -7,22 +7,22 @@
 #include <string_view>
 
 #include "lib/http/api_error.h"
+#include "lib/http/json_body.h"
 #include "lib/http/request.h"
 #include "lib/http/response.h"
-#include "lib/json/body.h"
 #include "lib/json/safe_parse.h"
 
 namespace {
 
 using placard::http::ApiError;
+using placard::http::is_json_content_type;
+using placard::http::kMaxBodyBytes;
+using placard::http::parse_object_body;
 using placard::http::render_error;
 using placard::http::Request;
 using placard::http::Response;
-using placard::json::is_json_content_type;
-using placard::json::kMaxBodyBytes;
 using placard::json::kMaxDepth;
 using placard::json::nesting_depth;
-using placard::json::parse_object_body;
 using placard::json::parse_untrusted;
 
 // parse_untrusted into a fresh document; nullptr when the text is refused.

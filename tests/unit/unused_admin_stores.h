@@ -43,10 +43,11 @@ class UnusedStats : public db::StatsStore {
 
 class UnusedNetwork : public db::NetworkStore {
  public:
-  std::optional<db::StoredCredentials> credentials(const std::string&) override {
+  std::optional<network::StoredCredentials> credentials(const std::string&) override {
     unused_store("network");
   }
-  void put_credentials(const std::string&, const db::StoredCredentials&, std::uint64_t) override {
+  void put_credentials(const std::string&, const network::StoredCredentials&,
+                       std::uint64_t) override {
     unused_store("network");
   }
   bool delete_credentials(const std::string&) override { unused_store("network"); }

@@ -1,4 +1,4 @@
-#include "lib/jobs/background_runs.h"
+#include "lib/store/background_runs.h"
 
 namespace placard::db {
 

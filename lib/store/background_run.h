@@ -4,7 +4,7 @@
 
 namespace placard::db {
 
-// When a background job (rollup, retention, sync) last ran; see lib/jobs/background_runs.h.
+// When a background job (rollup, retention, sync) last ran; see lib/store/background_runs.h.
 struct BackgroundRun {
   std::string job;
   std::int64_t ran_at = 0;  // Unix seconds

@@ -1,4 +1,4 @@
-#include "lib/network/sync_job.h"
+#include "lib/jobs/sync_job.h"
 #include "lib/network/ca_bundle.h"
 
 #include <ctime>

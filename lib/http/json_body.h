@@ -4,7 +4,7 @@
 #include "lib/http/request.h"
 #include "lib/json/rapidjson.h"
 
-namespace placard::json {
+namespace placard::http {
 
 inline constexpr std::size_t kMaxBodyBytes = std::size_t{16} * 1024;
 
@@ -31,4 +31,4 @@ void parse_object_body(http::Request& request, rapidjson::Document& doc);
 
 bool is_json_content_type(std::string_view content_type);
 
-}  // namespace placard::json
+}  // namespace placard::http

@@ -1,4 +1,4 @@
-#include "lib/store/catalog_version.h"
+#include "lib/db/catalog_version.h"
 
 namespace placard::db {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "lib/db/mysql_session.h"
-#include "lib/jobs/background_run.h"
+#include "lib/store/background_run.h"
 
 namespace placard::db {
 
