@@ -49,9 +49,12 @@ class AccountStore {
   // A new pending account. Throws DuplicateKey when the email is taken.
   virtual std::uint64_t insert_pending(const std::string& email,
                                        const std::string& password_hash) = 0;
-  virtual void approve(std::uint64_t id, std::uint64_t approved_by) = 0;
-  // Marks the account revoked. Its sessions stay until delete_sessions (the revoke handler calls
-  // both in one transaction).
+  // The one write path of a status change, for the admin API and placardctl alike (the caller
+  // writes the audit row through AdminTx). approve: status approved, approved_at now, approved_by
+  // the approving account (nullopt: an operator), revoked_at cleared; no change when approved.
+  virtual void approve(std::uint64_t id, std::optional<std::uint64_t> approved_by) = 0;
+  // Marks the account revoked (no change when it is). Its sessions stay until delete_sessions (the
+  // revoke handler calls both in one transaction).
   virtual void revoke(std::uint64_t id) = 0;
   virtual void set_password_hash(std::uint64_t id, const std::string& password_hash) = 0;
   virtual AccountPage list(const std::optional<std::string>& status, int limit,

@@ -42,6 +42,48 @@ FailureWindow read_window(sql::ResultSet& rs) {
   return w;
 }
 
+// The tables of attempts the limits count (one row per attempt, committed at once): the
+// reservation, its release and the count within a window are the same statements on each.
+struct AttemptTable {
+  const char* name;
+  const char* at;  // the row's time column
+};
+constexpr AttemptTable kSignInFailures{"sign_in_failures", "failed_at"};
+constexpr AttemptTable kRegistrationAttempts{"registration_attempts", "attempted_at"};
+
+std::uint64_t last_insert_id(MysqlSession& s) {
+  const auto rs = query(s.prepared("SELECT LAST_INSERT_ID()"));
+  return rs->next() ? rs->getUInt64(1) : 0;
+}
+
+// Rows older than a day count for nothing: each reservation sweeps a few.
+void sweep_old_attempts(MysqlSession& s, AttemptTable t) {
+  s.prepared(std::string("DELETE FROM ") + t.name + " WHERE " + t.at +
+             " < UTC_TIMESTAMP() - INTERVAL 1 DAY LIMIT 100")
+      .executeUpdate();
+}
+
+void release_attempt(MysqlSession& s, AttemptTable t, std::uint64_t reservation) {
+  auto& st = s.prepared(std::string("DELETE FROM ") + t.name + " WHERE id = ?");
+  st.setUInt64(1, reservation);
+  st.executeUpdate();
+}
+
+// The attempts within the window: those whose `hash_column` is `hash`, or all (no column).
+FailureWindow attempts_within(MysqlSession& s, AttemptTable t, const char* hash_column,
+                              const TokenHash* hash, int window_seconds) {
+  std::string sql =
+      std::string("SELECT COUNT(*), UNIX_TIMESTAMP(MIN(") + t.at + ")) FROM " + t.name + " WHERE ";
+  if (hash_column != nullptr) sql += std::string(hash_column) + " = ? AND ";
+  sql += std::string(t.at) + " > UTC_TIMESTAMP() - INTERVAL ? SECOND";
+  auto& st = s.prepared(sql);
+  unsigned i = 1;
+  std::istringstream holder;
+  if (hash_column != nullptr) set_binary(st, i++, as_bytes(*hash), holder);
+  st.setInt(i, window_seconds);
+  return read_window(*query(st));
+}
+
 }  // namespace
 
 std::optional<Account> MysqlAccountStore::find_by_email(const std::string& email) {
@@ -73,17 +115,20 @@ std::uint64_t MysqlAccountStore::insert_pending(const std::string& email,
     st.setString(1, email);
     st.setString(2, password_hash);
     st.executeUpdate();
-    const auto rs = query(s.prepared("SELECT LAST_INSERT_ID()"));
-    return rs->next() ? rs->getUInt64(1) : 0;
+    return last_insert_id(s);
   });
 }
 
-void MysqlAccountStore::approve(std::uint64_t id, std::uint64_t approved_by) {
+void MysqlAccountStore::approve(std::uint64_t id, std::optional<std::uint64_t> approved_by) {
   db_.call([&](MysqlSession& s) {
     auto& st = s.prepared(
         "UPDATE accounts SET status = 'approved', approved_at = UTC_TIMESTAMP(), approved_by = ?, "
         "revoked_at = NULL WHERE id = ? AND status <> 'approved'");
-    st.setUInt64(1, approved_by);
+    if (approved_by) {
+      st.setUInt64(1, *approved_by);
+    } else {
+      st.setNull(1, sql::DataType::BIGINT);
+    }
     st.setUInt64(2, id);
     st.executeUpdate();
   });
@@ -92,7 +137,8 @@ void MysqlAccountStore::approve(std::uint64_t id, std::uint64_t approved_by) {
 void MysqlAccountStore::revoke(std::uint64_t id) {
   db_.call([&](MysqlSession& s) {
     auto& st = s.prepared(
-        "UPDATE accounts SET status = 'revoked', revoked_at = UTC_TIMESTAMP() WHERE id = ?");
+        "UPDATE accounts SET status = 'revoked', revoked_at = UTC_TIMESTAMP() "
+        "WHERE id = ? AND status <> 'revoked'");
     st.setUInt64(1, id);
     st.executeUpdate();
   });
@@ -213,11 +259,7 @@ void MysqlAccountStore::record_sign_in(std::uint64_t account_id, const TokenHash
 std::uint64_t MysqlAccountStore::reserve_sign_in(std::optional<std::uint64_t> account_id,
                                                  const TokenHash& client, const TokenHash& email) {
   return db_.call([&](MysqlSession& s) -> std::uint64_t {
-    // Failures older than a day count for nothing.
-    s.prepared(
-         "DELETE FROM sign_in_failures WHERE failed_at < UTC_TIMESTAMP() - INTERVAL 1 DAY "
-         "LIMIT 100")
-        .executeUpdate();
+    sweep_old_attempts(s, kSignInFailures);
     auto& st = s.prepared(
         "INSERT INTO sign_in_failures (account_id, client_hash, email_hash) VALUES (?, ?, ?)");
     if (account_id) {
@@ -230,85 +272,50 @@ std::uint64_t MysqlAccountStore::reserve_sign_in(std::optional<std::uint64_t> ac
     set_binary(st, 2, as_bytes(client), client_holder);
     set_binary(st, 3, as_bytes(email), email_holder);
     st.executeUpdate();
-    const auto rs = query(s.prepared("SELECT LAST_INSERT_ID()"));
-    return rs->next() ? rs->getUInt64(1) : 0;
+    return last_insert_id(s);
   });
 }
 
 void MysqlAccountStore::release_sign_in(std::uint64_t reservation) {
-  db_.call([&](MysqlSession& s) {
-    auto& st = s.prepared("DELETE FROM sign_in_failures WHERE id = ?");
-    st.setUInt64(1, reservation);
-    st.executeUpdate();
-  });
+  db_.call([&](MysqlSession& s) { release_attempt(s, kSignInFailures, reservation); });
 }
 
 FailureWindow MysqlAccountStore::email_failures(const TokenHash& email, int window_seconds) {
   return db_.call([&](MysqlSession& s) {
-    auto& st = s.prepared(
-        "SELECT COUNT(*), UNIX_TIMESTAMP(MIN(failed_at)) FROM sign_in_failures "
-        "WHERE email_hash = ? AND failed_at > UTC_TIMESTAMP() - INTERVAL ? SECOND");
-    std::istringstream holder;
-    set_binary(st, 1, as_bytes(email), holder);
-    st.setInt(2, window_seconds);
-    return read_window(*query(st));
+    return attempts_within(s, kSignInFailures, "email_hash", &email, window_seconds);
   });
 }
 
 FailureWindow MysqlAccountStore::client_failures(const TokenHash& client, int window_seconds) {
   return db_.call([&](MysqlSession& s) {
-    auto& st = s.prepared(
-        "SELECT COUNT(*), UNIX_TIMESTAMP(MIN(failed_at)) FROM sign_in_failures "
-        "WHERE client_hash = ? AND failed_at > UTC_TIMESTAMP() - INTERVAL ? SECOND");
-    std::istringstream holder;
-    set_binary(st, 1, as_bytes(client), holder);
-    st.setInt(2, window_seconds);
-    return read_window(*query(st));
+    return attempts_within(s, kSignInFailures, "client_hash", &client, window_seconds);
   });
 }
 
 std::uint64_t MysqlAccountStore::reserve_registration(const TokenHash& client) {
   return db_.call([&](MysqlSession& s) -> std::uint64_t {
-    s.prepared(
-         "DELETE FROM registration_attempts WHERE attempted_at < UTC_TIMESTAMP() - INTERVAL 1 DAY "
-         "LIMIT 100")
-        .executeUpdate();
+    sweep_old_attempts(s, kRegistrationAttempts);
     auto& st = s.prepared("INSERT INTO registration_attempts (client_hash) VALUES (?)");
     std::istringstream holder;
     set_binary(st, 1, as_bytes(client), holder);
     st.executeUpdate();
-    const auto rs = query(s.prepared("SELECT LAST_INSERT_ID()"));
-    return rs->next() ? rs->getUInt64(1) : 0;
+    return last_insert_id(s);
   });
 }
 
 void MysqlAccountStore::release_registration(std::uint64_t reservation) {
-  db_.call([&](MysqlSession& s) {
-    auto& st = s.prepared("DELETE FROM registration_attempts WHERE id = ?");
-    st.setUInt64(1, reservation);
-    st.executeUpdate();
-  });
+  db_.call([&](MysqlSession& s) { release_attempt(s, kRegistrationAttempts, reservation); });
 }
 
 FailureWindow MysqlAccountStore::client_registrations(const TokenHash& client, int window_seconds) {
   return db_.call([&](MysqlSession& s) {
-    auto& st = s.prepared(
-        "SELECT COUNT(*), UNIX_TIMESTAMP(MIN(attempted_at)) FROM registration_attempts "
-        "WHERE client_hash = ? AND attempted_at > UTC_TIMESTAMP() - INTERVAL ? SECOND");
-    std::istringstream holder;
-    set_binary(st, 1, as_bytes(client), holder);
-    st.setInt(2, window_seconds);
-    return read_window(*query(st));
+    return attempts_within(s, kRegistrationAttempts, "client_hash", &client, window_seconds);
   });
 }
 
 FailureWindow MysqlAccountStore::all_registrations(int window_seconds) {
   return db_.call([&](MysqlSession& s) {
-    auto& st = s.prepared(
-        "SELECT COUNT(*), UNIX_TIMESTAMP(MIN(attempted_at)) FROM registration_attempts "
-        "WHERE attempted_at > UTC_TIMESTAMP() - INTERVAL ? SECOND");
-    st.setInt(1, window_seconds);
-    return read_window(*query(st));
+    return attempts_within(s, kRegistrationAttempts, nullptr, nullptr, window_seconds);
   });
 }
 

@@ -11,7 +11,7 @@ class MysqlAccountStore : public AccountStore {
   std::optional<Account> find_by_email(const std::string& email) override;
   std::optional<Account> find(std::uint64_t id) override;
   std::uint64_t insert_pending(const std::string& email, const std::string& password_hash) override;
-  void approve(std::uint64_t id, std::uint64_t approved_by) override;
+  void approve(std::uint64_t id, std::optional<std::uint64_t> approved_by) override;
   void revoke(std::uint64_t id) override;
   void set_password_hash(std::uint64_t id, const std::string& password_hash) override;
   AccountPage list(const std::optional<std::string>& status, int limit,
@@ -31,7 +31,6 @@ class MysqlAccountStore : public AccountStore {
   FailureWindow email_failures(const TokenHash& email, int window_seconds) override;
   FailureWindow client_failures(const TokenHash& client, int window_seconds) override;
 
-  // lib/db/mysql_registration_limits.cpp
   std::uint64_t reserve_registration(const TokenHash& client) override;
   void release_registration(std::uint64_t reservation) override;
   FailureWindow client_registrations(const TokenHash& client, int window_seconds) override;

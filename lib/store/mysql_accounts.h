@@ -7,7 +7,8 @@
 
 namespace placard::db {
 
-// Operator-side account writes (placardctl), each in one transaction with its audit row
+// Operator-side account writes (placardctl), each in one AdminDb transaction over
+// MysqlAccountStore, the admin API's write path, with its audit row through AdminTx::audit
 // (account_id NULL: no signed-in account; target "account:<id>"; before/after JSON of id, email
 // and status, never the password hash). Throw std::runtime_error with a clear message.
 
