@@ -1,5 +1,7 @@
 #include "lib/store/mysql_account_store.h"
 
+#include "lib/db/paged_query.h"
+
 #include <sstream>
 
 namespace placard::db {
@@ -164,23 +166,13 @@ void MysqlAccountStore::set_password_hash(std::uint64_t id, const std::string& p
 AccountPage MysqlAccountStore::list(const std::optional<std::string>& status, int limit,
                                     std::uint64_t offset) {
   return db_.call([&](MysqlSession& s) {
-    AccountPage page;
+    SqlArgs args;
+    if (status) args.add(*status);
     const std::string where = status ? " WHERE status = ?" : "";
-    auto& count = s.prepared("SELECT COUNT(*) FROM accounts" + where);
-    if (status) count.setString(1, *status);
-    {
-      const auto rs = query(count);
-      if (rs->next()) page.total = rs->getUInt64(1);
-    }
-    auto& st = s.prepared(std::string("SELECT ") + kAccountColumns + " FROM accounts" + where +
-                          " ORDER BY id LIMIT ? OFFSET ?");
-    unsigned i = 1;
-    if (status) st.setString(i++, *status);
-    st.setInt(i++, limit);
-    st.setUInt64(i, offset);
-    const auto rs = query(st);
-    while (rs->next()) page.items.push_back(read_account(*rs));
-    return page;
+    return read_page<AccountPage>(
+        s, "SELECT COUNT(*) FROM accounts" + where,
+        std::string("SELECT ") + kAccountColumns + " FROM accounts" + where + " ORDER BY id", args,
+        limit, offset, [](sql::ResultSet& rs) { return read_account(rs); });
   });
 }
 

@@ -1,5 +1,7 @@
 #include "lib/store/mysql_audit_store.h"
 
+#include "lib/db/paged_query.h"
+
 #include "lib/db/like_pattern.h"
 #include "lib/db/sql_args.h"
 
@@ -76,23 +78,12 @@ std::optional<AuditEntry> MysqlAuditStore::find(std::uint64_t id) {
 
 AuditPage MysqlAuditStore::list(const AuditFilter& filter, int limit, std::uint64_t offset) {
   return db_.call([&](MysqlSession& s) {
-    AuditPage page;
     SqlArgs args;
     const std::string where = where_clause(filter, args);
-    auto& count = s.prepared("SELECT COUNT(*) FROM audit_log a" + where);
-    args.bind(count);
-    {
-      const auto rs = query(count);
-      if (rs->next()) page.total = rs->getUInt64(1);
-    }
-    auto& st = s.prepared(std::string("SELECT ") + kAuditColumns + where +
-                          " ORDER BY a.at DESC, a.id DESC LIMIT ? OFFSET ?");
-    const unsigned next = args.bind(st);
-    st.setInt(next, limit);
-    st.setUInt64(next + 1, offset);
-    const auto rs = query(st);
-    while (rs->next()) page.items.push_back(read_entry(*rs));
-    return page;
+    return read_page<AuditPage>(
+        s, "SELECT COUNT(*) FROM audit_log a" + where,
+        std::string("SELECT ") + kAuditColumns + where + " ORDER BY a.at DESC, a.id DESC", args,
+        limit, offset, [](sql::ResultSet& rs) { return read_entry(rs); });
   });
 }
 

@@ -1,5 +1,7 @@
 #include "lib/store/mysql_catalog_admin_store.h"
 
+#include "lib/db/paged_query.h"
+
 namespace placard::db {
 
 namespace {
@@ -33,22 +35,12 @@ CategoryRecord read_category(sql::ResultSet& rs) {
 CategoryPage MysqlCategoryStore::list(std::optional<bool> enabled, int limit,
                                       std::uint64_t offset) {
   return db_.call([&](MysqlSession& s) {
-    CategoryPage page;
+    SqlArgs args;
+    if (enabled) args.add(*enabled);
     const std::string where = enabled ? " WHERE c.enabled = ?" : "";
-    auto& count = s.prepared("SELECT COUNT(*) FROM categories c" + where);
-    if (enabled) count.setBoolean(1, *enabled);
-    {
-      const auto rs = query(count);
-      if (rs->next()) page.total = rs->getUInt64(1);
-    }
-    auto& st = s.prepared(kCategorySelect + where + " ORDER BY c.path LIMIT ? OFFSET ?");
-    unsigned i = 1;
-    if (enabled) st.setBoolean(i++, *enabled);
-    st.setInt(i++, limit);
-    st.setUInt64(i, offset);
-    const auto rs = query(st);
-    while (rs->next()) page.items.push_back(read_category(*rs));
-    return page;
+    return read_page<CategoryPage>(s, "SELECT COUNT(*) FROM categories c" + where,
+                                   kCategorySelect + where + " ORDER BY c.path", args, limit,
+                                   offset, [](sql::ResultSet& rs) { return read_category(rs); });
   });
 }
 

@@ -1,5 +1,7 @@
 #include "lib/store/mysql_network_store.h"
 
+#include "lib/db/paged_query.h"
+
 #include <map>
 #include <stdexcept>
 #include <vector>
@@ -209,43 +211,28 @@ std::optional<SyncRunRow> MysqlNetworkStore::find_sync(std::uint64_t id) {
 SyncRunPage MysqlNetworkStore::list_syncs(const std::optional<std::string>& network, int limit,
                                           std::uint64_t offset) {
   return db_.call([&](MysqlSession& s) {
-    SyncRunPage page;
     // No filter: both networks (the ENUM's values are its only ones).
     const std::string where = network ? "WHERE network = ? " : "WHERE network <> ? ";
-    const std::string value = network ? *network : std::string();
-    auto& count = s.prepared("SELECT COUNT(*) FROM sync_runs " + where);
-    count.setString(1, value);
-    const auto total = query(count);
-    if (total->next()) page.total = total->getUInt64(1);
-    auto& st = s.prepared(std::string(kRunColumns) + where + "ORDER BY id DESC LIMIT ? OFFSET ?");
-    st.setString(1, value);
-    st.setInt(2, limit);
-    st.setUInt64(3, offset);
-    const auto rs = query(st);
-    while (rs->next()) page.items.push_back(read_run(*rs));
-    return page;
+    SqlArgs args;
+    args.add(network ? *network : std::string());
+    return read_page<SyncRunPage>(s, "SELECT COUNT(*) FROM sync_runs " + where,
+                                  std::string(kRunColumns) + where + "ORDER BY id DESC", args,
+                                  limit, offset, [](sql::ResultSet& rs) { return read_run(rs); });
   });
 }
 
 NetworkCategoryPage MysqlNetworkStore::list_categories(const std::optional<std::string>& network,
                                                        int limit, std::uint64_t offset) {
   return db_.call([&](MysqlSession& s) {
-    NetworkCategoryPage page;
     // No filter: both networks (the ENUM's values are its only ones).
     const std::string where = network ? "n.network = ?" : "n.network <> ?";
-    const std::string value = network ? *network : std::string();
-    auto& count = s.prepared("SELECT COUNT(*) FROM network_categories n WHERE " + where);
-    count.setString(1, value);
-    const auto total = query(count);
-    if (total->next()) page.total = total->getUInt64(1);
-    auto& st = s.prepared(std::string(kCategoryColumns) + "WHERE " + where +
-                          " ORDER BY n.network, n.name, n.external_id LIMIT ? OFFSET ?");
-    st.setString(1, value);
-    st.setInt(2, limit);
-    st.setUInt64(3, offset);
-    const auto rs = query(st);
-    while (rs->next()) page.items.push_back(read_category(*rs));
-    return page;
+    SqlArgs args;
+    args.add(network ? *network : std::string());
+    return read_page<NetworkCategoryPage>(
+        s, "SELECT COUNT(*) FROM network_categories n WHERE " + where,
+        std::string(kCategoryColumns) + "WHERE " + where +
+            " ORDER BY n.network, n.name, n.external_id",
+        args, limit, offset, [](sql::ResultSet& rs) { return read_category(rs); });
   });
 }
 

@@ -1,5 +1,7 @@
 #include "lib/store/mysql_offer_admin_store.h"
 
+#include "lib/db/paged_query.h"
+
 #include "lib/db/like_pattern.h"
 #include "lib/db/sql_args.h"
 
@@ -177,24 +179,12 @@ std::optional<AdminOffer> MysqlOfferAdminStore::find(std::uint64_t id, bool for_
 
 OfferPage MysqlOfferAdminStore::list(const OfferFilter& filter, int limit, std::uint64_t offset) {
   return db_.call([&](MysqlSession& s) {
-    OfferPage page;
     SqlArgs args;
     const std::string where = where_clause(filter, args);
-    auto& count = s.prepared(
-        "SELECT COUNT(*) FROM offers o LEFT JOIN categories c ON c.id = o.category_id" + where);
-    args.bind(count);
-    {
-      const auto rs = query(count);
-      if (rs->next()) page.total = rs->getUInt64(1);
-    }
-    auto& st = s.prepared(std::string("SELECT ") + kOfferColumns + where +
-                          " ORDER BY o.id LIMIT ? OFFSET ?");
-    const unsigned next = args.bind(st);
-    st.setInt(next, limit);
-    st.setUInt64(next + 1, offset);
-    const auto rs = query(st);
-    while (rs->next()) page.items.push_back(read_offer(*rs));
-    return page;
+    return read_page<OfferPage>(
+        s, "SELECT COUNT(*) FROM offers o LEFT JOIN categories c ON c.id = o.category_id" + where,
+        std::string("SELECT ") + kOfferColumns + where + " ORDER BY o.id", args, limit, offset,
+        [](sql::ResultSet& rs) { return read_offer(rs); });
   });
 }
 

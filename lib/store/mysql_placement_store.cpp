@@ -1,5 +1,7 @@
 #include "lib/store/mysql_catalog_admin_store.h"
 
+#include "lib/db/paged_query.h"
+
 namespace placard::db {
 
 namespace {
@@ -11,23 +13,13 @@ PlacementRecord read_placement(sql::ResultSet& rs) {
 PlacementPage MysqlPlacementStore::list(std::optional<bool> enabled, int limit,
                                         std::uint64_t offset) {
   return db_.call([&](MysqlSession& s) {
-    PlacementPage page;
+    SqlArgs args;
+    if (enabled) args.add(*enabled);
     const std::string where = enabled ? " WHERE enabled = ?" : "";
-    auto& count = s.prepared("SELECT COUNT(*) FROM placements" + where);
-    if (enabled) count.setBoolean(1, *enabled);
-    {
-      const auto rs = query(count);
-      if (rs->next()) page.total = rs->getUInt64(1);
-    }
-    auto& st = s.prepared("SELECT name, max_offers, enabled FROM placements" + where +
-                          " ORDER BY name LIMIT ? OFFSET ?");
-    unsigned i = 1;
-    if (enabled) st.setBoolean(i++, *enabled);
-    st.setInt(i++, limit);
-    st.setUInt64(i, offset);
-    const auto rs = query(st);
-    while (rs->next()) page.items.push_back(read_placement(*rs));
-    return page;
+    return read_page<PlacementPage>(
+        s, "SELECT COUNT(*) FROM placements" + where,
+        "SELECT name, max_offers, enabled FROM placements" + where + " ORDER BY name", args, limit,
+        offset, [](sql::ResultSet& rs) { return read_placement(rs); });
   });
 }
 
