@@ -14,7 +14,7 @@
 #include "lib/db/migrations.h"
 #include "lib/db/provision.h"
 #include "lib/db/runtime_grants.h"
-#include "lib/store/mysql_accounts.h"
+#include "lib/store/account_commands.h"
 #include "lib/util/private_file.h"
 #include "placardctl/args.h"
 #include "placardctl/commands.h"

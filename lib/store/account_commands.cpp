@@ -1,4 +1,4 @@
-#include "lib/store/mysql_accounts.h"
+#include "lib/store/account_commands.h"
 
 #include <iostream>
 #include <stdexcept>
