@@ -10,10 +10,10 @@
 #include "lib/catalog/snapshot_holder.h"
 #include "lib/config/server_config.h"
 #include "lib/db/connection_params.h"
-#include "lib/db/retention.h"
-#include "lib/db/rollup_step.h"
-#include "lib/db/sync_runner.h"
-#include "lib/network/sync_job.h"
+#include "lib/jobs/retention.h"
+#include "lib/jobs/rollup_step.h"
+#include "lib/jobs/sync_runner.h"
+#include "lib/jobs/sync_job.h"
 
 namespace placard::fcgi {
 

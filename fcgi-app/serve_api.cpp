@@ -21,9 +21,9 @@
 #include "fcgi-app/signal_watcher.h"
 #include "lib/admin/password_work.h"
 #include "lib/catalog/refresher.h"
-#include "lib/db/catalog_loader.h"
+#include "lib/store/catalog_loader.h"
 #include "lib/db/catalog_source.h"
-#include "lib/db/sync_runner.h"
+#include "lib/jobs/sync_runner.h"
 #include "lib/journal/replay_job.h"
 #include "lib/util/time_format.h"
 

@@ -16,7 +16,7 @@
 #include "fcgi-app/turns.h"
 #include "lib/http/api_error.h"
 #include "lib/http/cgi_gateway.h"
-#include "lib/json/body.h"
+#include "lib/http/json_body.h"
 #include "lib/util/fast_rng.h"
 
 extern char** environ;  // NOLINT: the CGI environment, read once per process
@@ -89,7 +89,7 @@ constexpr std::chrono::milliseconds kSlowAfter{20};
 void read_body_first(FCGX_Request& fcgx, http::Request& request,
                      std::chrono::steady_clock::time_point deadline, Turns::Turn& turn) {
   const std::size_t n = request.content_length.value_or(0);
-  if (n == 0 || n > json::kMaxBodyBytes) return;
+  if (n == 0 || n > http::kMaxBodyBytes) return;
   if (auto body = read_body_by(fcgx, n, deadline, [&turn](bool starts) { turn.waiting(starts); })) {
     request.body = std::move(*body);
   } else {

@@ -1,5 +1,5 @@
 // placardctl account create|approve|revoke: the operator's side of accounts
-// (lib/db/mysql_accounts.h: each one transaction with its audit row).
+// (lib/store/account_commands.h: each one transaction with its audit row).
 #include <termios.h>
 #include <unistd.h>
 
@@ -8,7 +8,7 @@
 #include "lib/admin/account_handlers.h"
 #include "lib/crypto/password_hash.h"
 #include "lib/db/connection_params.h"
-#include "lib/db/mysql_accounts.h"
+#include "lib/store/account_commands.h"
 #include "placardctl/args.h"
 #include "placardctl/commands.h"
 

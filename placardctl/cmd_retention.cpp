@@ -3,9 +3,9 @@
 // worker lives between requests (mod_fcgid reaps idle ones).
 #include <iostream>
 
-#include "lib/db/background_runs.h"
 #include "lib/db/connection_params.h"
-#include "lib/db/retention.h"
+#include "lib/jobs/retention.h"
+#include "lib/store/background_runs.h"
 #include "placardctl/args.h"
 #include "placardctl/commands.h"
 #include "placardctl/stored_settings.h"

@@ -7,9 +7,9 @@
 #include <string>
 
 #include "lib/api/rate_limits.h"
-#include "lib/db/background_runs.h"
 #include "lib/db/connection_params.h"
-#include "lib/db/rollup_step.h"
+#include "lib/jobs/rollup_step.h"
+#include "lib/store/background_runs.h"
 #include "lib/util/parse_int.h"
 #include "placardctl/args.h"
 #include "placardctl/commands.h"

@@ -8,11 +8,11 @@
 #include <string>
 
 #include "lib/db/admin_db.h"
-#include "lib/db/background_runs.h"
 #include "lib/db/connection_params.h"
-#include "lib/db/mysql_sync_store.h"
-#include "lib/db/sync_runner.h"
-#include "lib/network/sync_job.h"
+#include "lib/jobs/sync_job.h"
+#include "lib/jobs/sync_runner.h"
+#include "lib/store/background_runs.h"
+#include "lib/store/mysql_sync_store.h"
 #include "placardctl/args.h"
 #include "placardctl/commands.h"
 #include "placardctl/stored_settings.h"

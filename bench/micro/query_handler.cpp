@@ -15,9 +15,10 @@
 #include "lib/api/offers_query.h"
 #include "lib/config/server_config.h"
 #include "lib/crypto/random_pool.h"
-#include "lib/db/catalog_loader.h"
+#include "lib/db/connection_params.h"
 #include "lib/db/mysql_session.h"
 #include "lib/http/response.h"
+#include "lib/store/catalog_loader.h"
 #include "lib/tokens/key_ring.h"
 #include "lib/util/fast_rng.h"
 #include "lib/util/time_format.h"
@@ -40,8 +41,7 @@ int run(const std::string& config_path, const std::string& bodies_path, int roun
   const auto cfg = placard::config::load_server_config(config_path);
   placard::db::init_driver();
   const placard::db::DriverThreadScope scope;
-  placard::db::MysqlSession session(
-      {cfg.db.socket, cfg.db.host, cfg.db.port, cfg.db.name, cfg.db.user, cfg.db.password});
+  placard::db::MysqlSession session(placard::db::runtime_params(cfg));
   std::vector<std::string> problems;
   const auto snapshot = placard::db::load_snapshot(session, placard::util::unix_now(), problems);
   const auto keys = placard::tokens::KeyRing::parse(cfg.token_keys, cfg.token_active_key);

@@ -149,11 +149,8 @@ void add_account_routes(AdminRouter& admin) {
     if (status && *status != "pending" && *status != "approved" && *status != "revoked") {
       throw http::invalid_field("status", "status must be pending, approved or revoked");
     }
-    const auto page = ctx.stores.accounts.list(status, p.limit, p.offset);
-    std::vector<std::string> items;
-    items.reserve(page.items.size());
-    for (const auto& a : page.items) items.push_back(account_json(a));
-    return ok(list_json(items, page.total, p.limit, p.offset));
+    return page_response(ctx.stores.accounts.list(status, p.limit, p.offset), p,
+                         [](const auto& item) { return account_json(item); });
   });
 
   admin.read("/accounts/:id", [&ctx](http::Request& req, const Actor&) {

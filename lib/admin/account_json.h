@@ -1,8 +1,8 @@
 #pragma once
 #include <string>
 
-#include "lib/db/account_store.h"
 #include "lib/json/writer.h"
+#include "lib/store/account_store.h"
 
 namespace placard::admin {
 

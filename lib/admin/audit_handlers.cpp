@@ -76,11 +76,8 @@ void add_audit_routes(AdminRouter& admin) {
   AdminContext& ctx = admin.context();
   admin.read("/audit", [&ctx](http::Request& req, const Actor&) {
     const auto p = parse_list_params(req, {"account", "resource", "action", "from", "to"});
-    const auto page = ctx.stores.audit.list(audit_filter(p), p.limit, p.offset);
-    std::vector<std::string> items;
-    items.reserve(page.items.size());
-    for (const auto& e : page.items) items.push_back(audit_entry_json(e));
-    return ok(list_json(items, page.total, p.limit, p.offset));
+    return page_response(ctx.stores.audit.list(audit_filter(p), p.limit, p.offset), p,
+                         [](const auto& item) { return audit_entry_json(item); });
   });
   admin.read("/audit/:id", [&ctx](http::Request& req, const Actor&) {
     parse_query_params(req, {});

@@ -1,8 +1,8 @@
 #pragma once
 #include <string>
 
-#include "lib/db/audit_store.h"
 #include "lib/json/writer.h"
+#include "lib/store/audit_store.h"
 
 namespace placard::admin {
 

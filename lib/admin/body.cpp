@@ -20,7 +20,7 @@ std::size_t utf8_length(std::string_view text) {
 }
 
 Body::Body(http::Request& request, std::initializer_list<std::string_view> allowed) {
-  json::parse_object_body(request, doc_.doc());
+  http::parse_object_body(request, doc_.doc());
   for (const auto& m : doc_.doc().GetObject()) {
     const std::string_view key(m.name.GetString(), m.name.GetStringLength());
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {

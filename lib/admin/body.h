@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "lib/http/json_body.h"
 #include "lib/http/request.h"
-#include "lib/json/body.h"
 
 namespace placard::admin {
 
@@ -40,7 +40,7 @@ class Body {
                                                            std::size_t max_items) const;
 
  private:
-  json::BodyDocument doc_;
+  http::BodyDocument doc_;
 };
 
 // Length of UTF-8 text in code points (the text is valid UTF-8: the parser checked it).

@@ -157,11 +157,8 @@ void add_category_routes(AdminRouter& admin) {
   AdminContext& ctx = admin.context();
   admin.read("/categories", [&ctx](http::Request& req, const Actor&) {
     const auto p = parse_list_params(req, {"enabled"});
-    const auto page = ctx.stores.categories.list(p.bool_filter("enabled"), p.limit, p.offset);
-    std::vector<std::string> items;
-    items.reserve(page.items.size());
-    for (const auto& c : page.items) items.push_back(category_json(c));
-    return ok(list_json(items, page.total, p.limit, p.offset));
+    return page_response(ctx.stores.categories.list(p.bool_filter("enabled"), p.limit, p.offset), p,
+                         [](const auto& item) { return category_json(item); });
   });
   admin.read("/categories/:path", [&ctx](http::Request& req, const Actor&) {
     parse_query_params(req, {});

@@ -6,15 +6,15 @@
 #include "lib/api/services.h"
 #include "lib/config/auth_limits.h"
 #include "lib/crypto/aes_gcm.h"
-#include "lib/db/account_store.h"
 #include "lib/db/admin_tx.h"
-#include "lib/db/audit_store.h"
-#include "lib/db/catalog_admin_store.h"
-#include "lib/db/network_store.h"
-#include "lib/db/offer_admin_store.h"
-#include "lib/db/settings_store.h"
-#include "lib/db/stats_store.h"
 #include "lib/http/client_address.h"
+#include "lib/stats/stats_store.h"
+#include "lib/store/account_store.h"
+#include "lib/store/audit_store.h"
+#include "lib/store/catalog_admin_store.h"
+#include "lib/store/network_store.h"
+#include "lib/store/offer_admin_store.h"
+#include "lib/store/settings_store.h"
 
 namespace placard::network {
 class SyncLauncher;

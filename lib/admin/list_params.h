@@ -5,7 +5,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "lib/admin/json_out.h"
 #include "lib/http/request.h"
 
 namespace placard::admin {
@@ -25,6 +27,16 @@ struct ListParams {
 
 ListParams parse_list_params(const http::Request& request,
                              std::initializer_list<std::string_view> filters);
+
+// The answer to a list request: a store's page (`items`, `total`) as {"items", "total", "limit",
+// "offset"}, each item written by `to_json`.
+template <typename Page, typename ToJson>
+http::Response page_response(const Page& page, const ListParams& p, ToJson to_json) {
+  std::vector<std::string> items;
+  items.reserve(page.items.size());
+  for (const auto& item : page.items) items.push_back(to_json(item));
+  return ok(list_json(items, page.total, p.limit, p.offset));
+}
 
 // Every query parameter of a request that is not a list (e.g. /stats), decoded; an unknown,
 // repeated or malformed one is 400 invalid_field.

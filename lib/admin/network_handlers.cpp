@@ -9,7 +9,7 @@
 #include "lib/admin/list_params.h"
 #include "lib/crypto/aes_gcm.h"
 #include "lib/http/api_error.h"
-#include "lib/network/sync_job.h"
+#include "lib/jobs/sync_job.h"
 
 namespace placard::admin {
 
@@ -342,11 +342,8 @@ void add_network_routes(AdminRouter& admin) {
     if (network && !known_network(*network)) {
       throw http::invalid_field("network", "network must be admitad or awin");
     }
-    const auto page = ctx.stores.network.list_syncs(network, p.limit, p.offset);
-    std::vector<std::string> items;
-    items.reserve(page.items.size());
-    for (const auto& r : page.items) items.push_back(sync_run_json(r));
-    return ok(list_json(items, page.total, p.limit, p.offset));
+    return page_response(ctx.stores.network.list_syncs(network, p.limit, p.offset), p,
+                         [](const auto& item) { return sync_run_json(item); });
   });
 
   admin.read("/network/category-map", [&ctx](http::Request& req, const Actor&) {
@@ -355,11 +352,8 @@ void add_network_routes(AdminRouter& admin) {
     if (network && !known_network(*network)) {
       throw http::invalid_field("network", "network must be admitad or awin");
     }
-    const auto page = ctx.stores.network.list_categories(network, p.limit, p.offset);
-    std::vector<std::string> items;
-    items.reserve(page.items.size());
-    for (const auto& c : page.items) items.push_back(category_json(c));
-    return ok(list_json(items, page.total, p.limit, p.offset));
+    return page_response(ctx.stores.network.list_categories(network, p.limit, p.offset), p,
+                         [](const auto& item) { return category_json(item); });
   });
 
   admin.write(

@@ -79,11 +79,8 @@ std::string resource_of(std::uint64_t id) {
 http::Response list_offers(http::Request& req, AdminContext& ctx) {
   const auto p = parse_list_params(
       req, {"q", "category", "country", "network", "enabled", "isDemo", "served"});
-  const auto page = ctx.stores.offers.list(offer_filter(p), p.limit, p.offset);
-  std::vector<std::string> items;
-  items.reserve(page.items.size());
-  for (const auto& o : page.items) items.push_back(offer_json(o));
-  return ok(list_json(items, page.total, p.limit, p.offset));
+  return page_response(ctx.stores.offers.list(offer_filter(p), p.limit, p.offset), p,
+                       [](const auto& item) { return offer_json(item); });
 }
 
 http::Response create_offer(http::Request& req, AdminContext& ctx, const Actor& actor) {

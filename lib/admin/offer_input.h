@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "lib/db/offer_admin_store.h"
 #include "lib/http/request.h"
+#include "lib/store/offer_admin_store.h"
 
 namespace placard::admin {
 

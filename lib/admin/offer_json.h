@@ -1,8 +1,8 @@
 #pragma once
 #include <string>
 
-#include "lib/db/offer_admin_store.h"
 #include "lib/json/writer.h"
+#include "lib/store/offer_admin_store.h"
 
 namespace placard::admin {
 

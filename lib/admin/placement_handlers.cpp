@@ -114,11 +114,8 @@ void add_placement_routes(AdminRouter& admin) {
   AdminContext& ctx = admin.context();
   admin.read("/placements", [&ctx](http::Request& req, const Actor&) {
     const auto p = parse_list_params(req, {"enabled"});
-    const auto page = ctx.stores.placements.list(p.bool_filter("enabled"), p.limit, p.offset);
-    std::vector<std::string> items;
-    items.reserve(page.items.size());
-    for (const auto& pl : page.items) items.push_back(placement_json(pl));
-    return ok(list_json(items, page.total, p.limit, p.offset));
+    return page_response(ctx.stores.placements.list(p.bool_filter("enabled"), p.limit, p.offset), p,
+                         [](const auto& item) { return placement_json(item); });
   });
   admin.read("/placements/:name", [&ctx](http::Request& req, const Actor&) {
     parse_query_params(req, {});

@@ -4,9 +4,9 @@
 #include <vector>
 
 #include "lib/admin/admin_router.h"
-#include "lib/db/stats_store.h"
 #include "lib/http/request.h"
 #include "lib/http/response.h"
+#include "lib/stats/stats_store.h"
 
 namespace placard::admin {
 

@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "lib/admin/context.h"
-#include "lib/db/account_store.h"
+#include "lib/store/account_store.h"
 
 namespace placard::admin {
 

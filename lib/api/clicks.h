@@ -5,9 +5,9 @@
 
 #include "lib/api/client_hasher.h"
 #include "lib/catalog/snapshot.h"
-#include "lib/db/click_store.h"
 #include "lib/http/request.h"
 #include "lib/http/response.h"
+#include "lib/store/click_store.h"
 #include "lib/tokens/key_ring.h"
 
 namespace placard::api {

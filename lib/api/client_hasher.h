@@ -5,9 +5,9 @@
 #include <string>
 #include <string_view>
 
-#include "lib/db/event_store.h"
 #include "lib/http/client_address.h"
 #include "lib/http/request.h"
+#include "lib/store/event_store.h"
 #include "lib/tokens/key_ring.h"
 
 namespace placard::api {

@@ -1,6 +1,6 @@
 #pragma once
-#include "lib/db/ignored_reason.h"
 #include "lib/http/request.h"
+#include "lib/store/ignored_reason.h"
 
 namespace placard::api {
 

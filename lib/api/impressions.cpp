@@ -7,7 +7,7 @@
 #include "lib/api/counting_rules.h"
 #include "lib/api/token_checks.h"
 #include "lib/http/api_error.h"
-#include "lib/json/body.h"
+#include "lib/http/json_body.h"
 
 namespace placard::api {
 
@@ -36,15 +36,15 @@ std::optional<std::string_view> plain_token_body(std::string_view body) {
 }
 
 // The token of an impression body; `parsed` holds the parse when the parser was needed.
-std::string_view impression_token(http::Request& request, json::BodyDocument& parsed) {
-  // The checks json::parse_object_body makes before it parses, in the same order.
-  if (json::is_json_content_type(request.header("content-type"))) {
+std::string_view impression_token(http::Request& request, http::BodyDocument& parsed) {
+  // The checks http::parse_object_body makes before it parses, in the same order.
+  if (http::is_json_content_type(request.header("content-type"))) {
     const std::size_t declared = request.content_length.value_or(request.body.size());
-    if (declared <= json::kMaxBodyBytes && request.body.size() <= json::kMaxBodyBytes) {
+    if (declared <= http::kMaxBodyBytes && request.body.size() <= http::kMaxBodyBytes) {
       if (const auto token = plain_token_body(request.load_body())) return *token;
     }
   }
-  json::parse_object_body(request, parsed.doc());
+  http::parse_object_body(request, parsed.doc());
   const rapidjson::Document& body = parsed.doc();
   const auto it = body.FindMember("impressionToken");
   if (it == body.MemberEnd()) throw http::missing_field("impressionToken");
@@ -59,7 +59,7 @@ std::string_view impression_token(http::Request& request, json::BodyDocument& pa
 http::Response record_impression(http::Request& request, const catalog::Snapshot& snapshot,
                                  const tokens::KeyRing& keys, db::EventStore& events,
                                  ClientHasher& clients, std::int64_t now) {
-  json::BodyDocument parsed;
+  http::BodyDocument parsed;
   const auto claims =
       verified_claims(keys, impression_token(request, parsed), tokens::TokenKind::impression);
   db::EventRecord event = event_of(claims);

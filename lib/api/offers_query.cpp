@@ -5,7 +5,7 @@
 #include "lib/api/offer_query_request.h"
 #include "lib/catalog/selection.h"
 #include "lib/http/api_error.h"
-#include "lib/json/body.h"
+#include "lib/http/json_body.h"
 #include "lib/tokens/token.h"
 
 namespace placard::api {
@@ -52,8 +52,8 @@ void append_offer(std::string& out, const catalog::Snapshot& s, const catalog::L
 http::Response query_offers(http::Request& request, const catalog::Snapshot& snapshot,
                             const tokens::KeyRing& keys, tokens::MacWorkspace& macs,
                             util::FastRng& rng, crypto::RandomPool& nonces, std::int64_t now) {
-  json::BodyDocument parsed;
-  json::parse_object_body(request, parsed.doc());
+  http::BodyDocument parsed;
+  http::parse_object_body(request, parsed.doc());
   const rapidjson::Document& body = parsed.doc();
   const auto q = parse_offer_query(body);
   const auto& settings = snapshot.settings;

@@ -1,6 +1,6 @@
 #pragma once
 #include "lib/catalog/settings.h"
-#include "lib/db/rate_limiter.h"
+#include "lib/jobs/rate_limiter.h"
 
 namespace placard::api {
 

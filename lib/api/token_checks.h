@@ -3,8 +3,8 @@
 #include <string_view>
 
 #include "lib/catalog/settings.h"
-#include "lib/db/event_store.h"
 #include "lib/http/api_error.h"
+#include "lib/store/event_store.h"
 #include "lib/tokens/key_ring.h"
 #include "lib/tokens/token.h"
 

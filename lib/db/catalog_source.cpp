@@ -1,6 +1,6 @@
 #include "lib/db/catalog_source.h"
 
-#include "lib/db/catalog_loader.h"
+#include "lib/store/catalog_loader.h"
 #include "lib/db/catalog_version.h"
 
 namespace placard::db {

@@ -1,5 +1,5 @@
 #pragma once
-// Only lib/db/*.cpp and fcgi-app include this header (it needs mysql_session.h).
+// Only lib/{db,store,jobs,stats}/*.cpp and fcgi-app include this header (it needs mysql_session.h).
 #include <cstdint>
 
 #include "lib/db/mysql_session.h"

@@ -1,5 +1,6 @@
 #pragma once
-// Only lib/db/*.cpp and fcgi-app include this header: handlers see repository interfaces.
+// Only lib/{db,store,jobs,stats}/*.cpp and fcgi-app include this header: handlers see repository
+// interfaces.
 #include <memory>
 #include <string>
 #include <unordered_map>

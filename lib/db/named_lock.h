@@ -1,5 +1,5 @@
 #pragma once
-// Only lib/db/*.cpp include this header (it needs mysql_session.h).
+// Only lib/{db,store,jobs,stats}/*.cpp include this header (it needs mysql_session.h).
 #include <string>
 
 #include "lib/db/mysql_session.h"

@@ -1,5 +1,5 @@
 #pragma once
-// Only lib/db/*.cpp include this header (it needs Connector/C++).
+// Only lib/{db,store,jobs,stats}/*.cpp include this header (it needs Connector/C++).
 #include <cstdint>
 #include <string>
 #include <variant>

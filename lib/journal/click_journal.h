@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "lib/db/event_store.h"
+#include "lib/store/event_store.h"
 #include "lib/journal/click_sink.h"
 #include "lib/journal/journal_file.h"
 

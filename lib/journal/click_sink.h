@@ -1,7 +1,7 @@
 #pragma once
 #include <vector>
 
-#include "lib/db/event_store.h"
+#include "lib/store/event_store.h"
 
 namespace placard::journal {
 

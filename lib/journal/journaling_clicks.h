@@ -1,5 +1,5 @@
 #pragma once
-#include "lib/db/click_store.h"
+#include "lib/store/click_store.h"
 #include "lib/journal/click_journal.h"
 
 namespace placard::journal {

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "lib/db/event_store.h"
+#include "lib/store/event_store.h"
 
 namespace placard::journal {
 

@@ -4,7 +4,7 @@
 #include <functional>
 #include <string>
 
-#include "lib/db/periodic_job.h"
+#include "lib/jobs/periodic_job.h"
 #include "lib/journal/click_journal.h"
 
 namespace placard::journal {

@@ -7,9 +7,8 @@ namespace placard::network {
 
 namespace {
 
-rapidjson::Document open_json(const crypto::CredentialKeys& keys,
-                              const db::StoredCredentials& stored, const char* network,
-                              const char* label) {
+rapidjson::Document open_json(const crypto::CredentialKeys& keys, const StoredCredentials& stored,
+                              const char* network, const char* label) {
   crypto::SecretString plain;
   try {
     plain = crypto::SecretString::adopt(
@@ -49,7 +48,7 @@ void require(bool ok, const char* label) {
 }  // namespace
 
 AdmitadCredentials open_admitad_credentials(const crypto::CredentialKeys& keys,
-                                            const db::StoredCredentials& stored) {
+                                            const StoredCredentials& stored) {
   auto doc = open_json(keys, stored, "admitad", "Admitad");
   AdmitadCredentials c{str(doc, "clientId"), secret(doc, "clientSecret"), str(doc, "websiteId")};
   wipe_values(doc);
@@ -58,7 +57,7 @@ AdmitadCredentials open_admitad_credentials(const crypto::CredentialKeys& keys,
 }
 
 AwinCredentials open_awin_credentials(const crypto::CredentialKeys& keys,
-                                      const db::StoredCredentials& stored) {
+                                      const StoredCredentials& stored) {
   auto doc = open_json(keys, stored, "awin", "Awin");
   AwinCredentials c{str(doc, "publisherId"), secret(doc, "apiToken")};
   wipe_values(doc);

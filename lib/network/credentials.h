@@ -2,9 +2,9 @@
 #include <string>
 
 #include "lib/crypto/aes_gcm.h"
-#include "lib/db/network_store.h"
 #include "lib/network/admitad.h"
 #include "lib/network/awin.h"
+#include "lib/network/stored_credentials.h"
 
 namespace placard::network {
 
@@ -13,8 +13,8 @@ namespace placard::network {
 // "The stored Admitad credentials cannot be decrypted (was credentials.key changed?)" or "...
 // are incomplete".
 AdmitadCredentials open_admitad_credentials(const crypto::CredentialKeys& keys,
-                                            const db::StoredCredentials& stored);
+                                            const StoredCredentials& stored);
 AwinCredentials open_awin_credentials(const crypto::CredentialKeys& keys,
-                                      const db::StoredCredentials& stored);
+                                      const StoredCredentials& stored);
 
 }  // namespace placard::network

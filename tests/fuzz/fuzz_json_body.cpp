@@ -56,7 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const placard::admin::Body body(
         request, {"name", "description", "enabled", "priority", "validFrom", "countries", "email"});
-    fuzz_check(parsed && doc.IsObject() && size <= placard::json::kMaxBodyBytes,
+    fuzz_check(parsed && doc.IsObject() && size <= placard::http::kMaxBodyBytes,
                "Body took what parse_untrusted refused");
     read_fields(body);
   } catch (const placard::http::ApiError& e) {

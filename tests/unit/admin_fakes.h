@@ -13,9 +13,9 @@
 #include "lib/admin/admin_router.h"
 #include "lib/admin/password_work.h"
 #include "lib/crypto/base64.h"
-#include "lib/db/account_store.h"
 #include "lib/db/admin_tx.h"
 #include "lib/http/router.h"
+#include "lib/store/account_store.h"
 #include "lib/util/logger.h"
 #include "tests/unit/unused_admin_stores.h"
 
@@ -86,7 +86,9 @@ class InMemoryAccounts : public db::AccountStore {
   std::uint64_t insert_pending(const std::string& email, const std::string& hash) override {
     return add(email, "pending", hash);
   }
-  void approve(std::uint64_t id, std::uint64_t) override { accounts.at(id).status = "approved"; }
+  void approve(std::uint64_t id, std::optional<std::uint64_t>) override {
+    accounts.at(id).status = "approved";
+  }
   void revoke(std::uint64_t id) override { accounts.at(id).status = "revoked"; }
   void set_password_hash(std::uint64_t id, const std::string& hash) override {
     accounts.at(id).password_hash = hash;

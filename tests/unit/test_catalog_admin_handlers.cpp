@@ -36,7 +36,7 @@ class FakeAccounts : public db::AccountStore {
   std::optional<db::Account> find_by_email(const std::string&) override { return std::nullopt; }
   std::optional<db::Account> find(std::uint64_t) override { return std::nullopt; }
   std::uint64_t insert_pending(const std::string&, const std::string&) override { return 0; }
-  void approve(std::uint64_t, std::uint64_t) override {}
+  void approve(std::uint64_t, std::optional<std::uint64_t>) override {}
   void revoke(std::uint64_t) override {}
   void set_password_hash(std::uint64_t, const std::string&) override {}
   db::AccountPage list(const std::optional<std::string>&, int, std::uint64_t) override {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "lib/db/rate_limiter.h"
+#include "lib/jobs/rate_limiter.h"
 
 namespace {
 

@@ -7,19 +7,19 @@
 #include <string_view>
 
 #include "lib/http/api_error.h"
+#include "lib/http/json_body.h"
 #include "lib/http/request.h"
 #include "lib/http/response.h"
-#include "lib/json/body.h"
 #include "lib/json/safe_parse.h"
 
 namespace {
 
 using placard::http::ApiError;
+using placard::http::is_json_content_type;
+using placard::http::kMaxBodyBytes;
+using placard::http::parse_object_body;
 using placard::http::render_error;
 using placard::http::Request;
-using placard::json::is_json_content_type;
-using placard::json::kMaxBodyBytes;
-using placard::json::parse_object_body;
 
 // parse_object_body into a fresh document (throws ApiError like parse_object_body).
 std::unique_ptr<rapidjson::Document> object_body(Request& request) {

@@ -144,3 +144,23 @@ TEST(AdminQueryParams, OnlyTheAllowedOnes) {
 }
 
 }  // namespace
+
+namespace {
+
+struct NumberPage {
+  std::vector<int> items;
+  std::uint64_t total = 0;
+};
+
+}  // namespace
+
+TEST(ListParams, PageResponseWritesItemsTotalLimitAndOffset) {
+  placard::admin::ListParams p;
+  p.limit = 2;
+  p.offset = 4;
+  const NumberPage page{{7, 8}, 9};
+  const auto r = placard::admin::page_response(
+      page, p, [](int n) { return "{\"n\":" + std::to_string(n) + "}"; });
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, R"({"items":[{"n":7},{"n":8}],"total":9,"limit":2,"offset":4})");
+}

@@ -11,8 +11,8 @@ crypto::CredentialKeys keys(char fill) {
   return crypto::CredentialKeys::parse("k1:" + crypto::base64url_encode(std::string(32, fill)));
 }
 
-db::StoredCredentials seal(const crypto::CredentialKeys& k, const std::string& json,
-                           const char* network) {
+network::StoredCredentials seal(const crypto::CredentialKeys& k, const std::string& json,
+                                const char* network) {
   const auto s = k.seal(json, network);
   return {s.key_id, s.iv, s.ciphertext, s.tag, 0};
 }

@@ -1,7 +1,7 @@
-// One rollup pass's limit judging (lib/db/rate_limiter.h, rate_limited_ids): the events counted
+// One rollup pass's limit judging (lib/jobs/rate_limiter.h, rate_limited_ids): the events counted
 // in earlier passes fill the windows before the new ones are judged (issue 27: "the rollup step's
 // memory of earlier passes"). RateJudge's own windows are tested in test_counting_rules.cpp.
-#include "lib/db/rate_limiter.h"
+#include "lib/jobs/rate_limiter.h"
 
 #include <gtest/gtest.h>
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "lib/catalog/settings.h"
-#include "lib/db/rate_limiter.h"
+#include "lib/jobs/rate_limiter.h"
 
 namespace {
 

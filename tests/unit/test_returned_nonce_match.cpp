@@ -1,6 +1,6 @@
 // The event writer's matching of `INSERT IGNORE ... RETURNING` rows to the requests waiting in
 // its batch: one `recorded` per returned row, whatever the batch holds twice (issue 27).
-#include "lib/db/returned_nonce_match.h"
+#include "lib/store/returned_nonce_match.h"
 
 #include <gtest/gtest.h>
 

@@ -12,7 +12,7 @@
 #include "lib/config/listen_address.h"
 #include "lib/config/server_config.h"
 #include "lib/db/connection_params.h"
-#include "lib/network/sync_job.h"
+#include "lib/jobs/sync_job.h"
 #include "tests/unit/text_file.h"
 
 namespace {

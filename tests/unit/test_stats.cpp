@@ -3,9 +3,9 @@
 #include "lib/admin/stats_handlers.h"
 #include "lib/config/config_file.h"
 #include "lib/config/server_config.h"
-#include "lib/db/retention.h"
-#include "lib/db/stats_part.h"
 #include "lib/http/api_error.h"
+#include "lib/jobs/retention.h"
+#include "lib/stats/stats_part.h"
 #include "lib/util/time_format.h"
 
 namespace placard {

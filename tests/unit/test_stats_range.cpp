@@ -1,4 +1,4 @@
-#include "lib/db/stats_range.h"
+#include "lib/stats/stats_range.h"
 
 #include <gtest/gtest.h>
 

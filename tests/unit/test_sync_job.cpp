@@ -1,4 +1,4 @@
-#include "lib/network/sync_job.h"
+#include "lib/jobs/sync_job.h"
 
 #include <gtest/gtest.h>
 
@@ -34,10 +34,10 @@ class FakeSyncStore : public placard::db::SyncStore {
     calls.emplace_back("fail_interrupted_runs");
     return 0;
   }
-  std::optional<placard::db::StoredCredentials> credentials(const std::string&) override {
+  std::optional<placard::network::StoredCredentials> credentials(const std::string&) override {
     if (!has_credentials) return std::nullopt;
-    return placard::db::StoredCredentials{"k1", std::string(12, 'i'), "sealed",
-                                          std::string(16, 't'), 0};
+    return placard::network::StoredCredentials{"k1", std::string(12, 'i'), "sealed",
+                                               std::string(16, 't'), 0};
   }
   std::uint64_t start_run(const std::string& network) override {
     calls.push_back("start_run " + network);

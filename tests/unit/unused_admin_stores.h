@@ -3,12 +3,12 @@
 // that reaches for the wrong store is caught. Add one here for each new admin store.
 #include <stdexcept>
 
-#include "lib/db/audit_store.h"
-#include "lib/db/catalog_admin_store.h"
-#include "lib/db/network_store.h"
-#include "lib/db/offer_admin_store.h"
-#include "lib/db/settings_store.h"
-#include "lib/db/stats_store.h"
+#include "lib/stats/stats_store.h"
+#include "lib/store/audit_store.h"
+#include "lib/store/catalog_admin_store.h"
+#include "lib/store/network_store.h"
+#include "lib/store/offer_admin_store.h"
+#include "lib/store/settings_store.h"
 
 namespace placard::testing {
 
@@ -43,10 +43,11 @@ class UnusedStats : public db::StatsStore {
 
 class UnusedNetwork : public db::NetworkStore {
  public:
-  std::optional<db::StoredCredentials> credentials(const std::string&) override {
+  std::optional<network::StoredCredentials> credentials(const std::string&) override {
     unused_store("network");
   }
-  void put_credentials(const std::string&, const db::StoredCredentials&, std::uint64_t) override {
+  void put_credentials(const std::string&, const network::StoredCredentials&,
+                       std::uint64_t) override {
     unused_store("network");
   }
   bool delete_credentials(const std::string&) override { unused_store("network"); }

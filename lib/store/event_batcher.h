@@ -1,0 +1,110 @@
+#pragma once
+// Only lib/{db,store,jobs,stats}/*.cpp and fcgi-app include this header (it needs mysql_session.h).
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "lib/db/mysql_session.h"
+#include "lib/store/click_store.h"
+#include "lib/store/event_store.h"
+
+namespace placard::db {
+
+enum class EventTable { impressions, clicks };
+
+// How the writer learns which rows of a multi-row insert were new.
+enum class InsertFlavor {
+  returning,    // MariaDB: one INSERT IGNORE ... RETURNING per batch
+  transaction,  // portable (MySQL 8): one single-row INSERT IGNORE per event, one commit per batch
+  automatic,    // RETURNING when the server says it is MariaDB
+};
+
+// Records impressions and clicks from every request thread through one writer thread and its
+// own connection: whatever is queued while the previous batch commits goes into the next batch,
+// so the database sees one statement and one commit for many events (the statistics rollups are
+// counted later, off this path, by the rollup step: rollup_step.h). record() returns
+// only after the commit, so "recorded" still means durable, and the unique key on the token nonce
+// still decides, inside InnoDB, which of any concurrent retries (on any host) counts.
+class EventBatcher {
+ public:
+  using Report = std::function<void(const std::string&)>;
+  // report (optional) hears which way of inserting the writer settled on.
+  EventBatcher(ConnectionParams params, std::size_t max_batch, InsertFlavor flavor,
+               Report report = {});
+  ~EventBatcher();
+  EventBatcher(const EventBatcher&) = delete;
+  EventBatcher& operator=(const EventBatcher&) = delete;
+
+  // True when this call recorded the event, false when it was recorded before. Throws
+  // DatabaseUnavailable or DatabaseError.
+  bool record(EventTable table, const EventRecord& event);
+
+  // ClickStore::follow, batched: the offers of all queued clicks are read in one statement, each
+  // click's decision runs on the writer thread, and the clicks to record go into one insert.
+  std::optional<OfferTarget> follow_click(std::uint64_t offer_id, const ClickStore::Decide& decide);
+
+ private:
+  // Signalled once, by the writer. Not std::binary_semaphore: libstdc++'s acquire() spins and
+  // calls sched_yield() before it sleeps, and a request waits here for a whole commit (a few
+  // milliseconds), so the spinning only took CPU from the threads doing work (a quarter of the
+  // worker's CPU in the click step of `make bench`). A condition variable sleeps at once.
+  class Completion {
+   public:
+    void signal() {
+      const std::lock_guard lock(mutex_);
+      done_ = true;
+      changed_.notify_one();  // under the lock: the waiter may destroy *this once it sees done_
+    }
+    void wait() {
+      std::unique_lock lock(mutex_);
+      changed_.wait(lock, [this] { return done_; });
+    }
+
+   private:
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    bool done_ = false;
+  };
+
+  struct Pending {
+    EventTable table;
+    const EventRecord* event = nullptr;          // the event to insert, once known
+    std::uint64_t offer_id = 0;                  // clicks: the offer to read
+    const ClickStore::Decide* decide = nullptr;  // clicks: what to record, given the offer
+    std::optional<OfferTarget> target;           // clicks: the offer as read
+    std::optional<EventRecord> decided;          // clicks: decide's answer
+    bool recorded = false;
+    std::exception_ptr error;
+    Completion ready;  // signalled by the writer when the fields above are final
+  };
+
+  bool submit(Pending& p);
+  void run();
+  void write_batch(MysqlSession& session, std::vector<Pending*>& batch);
+  void read_offers(MysqlSession& session, std::vector<Pending*>& clicks);
+  void write(MysqlSession& session, EventTable table, std::vector<Pending*>& group);
+  void write_returning(MysqlSession& session, EventTable table, std::vector<Pending*>& group);
+  void write_in_transaction(MysqlSession& session, EventTable table, std::vector<Pending*>& group);
+  // Events answered but not counted (prefetch, HEAD, crawler): one row per token, kind and
+  // reason in ignored_events.
+  void write_ignored(MysqlSession& session, std::vector<Pending*>& group);
+  // The events of a group that this batch recorded (new rows): what the rollups count.
+
+  ConnectionParams params_;
+  std::size_t max_batch_;
+  InsertFlavor flavor_;
+  Report report_;
+  bool announced_ = false;  // the insert flavor was reported
+  std::mutex mutex_;
+  std::condition_variable work_;
+  std::deque<Pending*> queue_;
+  bool stopping_ = false;
+  std::thread writer_;  // last: starts after everything above is ready
+};
+
+}  // namespace placard::db

@@ -1,0 +1,30 @@
+#include "lib/store/mysql_event_store.h"
+
+#include "lib/crypto/sha256.h"
+
+namespace placard::db {
+
+bool MysqlEventStore::record_impression(const EventRecord& event) {
+  if (before_waiting_) before_waiting_();
+  return batcher_.record(EventTable::impressions, event);
+}
+
+std::optional<OfferTarget> MysqlEventStore::follow(std::uint64_t offer_id, const Decide& decide) {
+  if (before_waiting_) before_waiting_();
+  return batcher_.follow_click(offer_id, decide);
+}
+
+void MysqlEventStore::record_ignored(const EventRecord& event) {
+  batcher_.record(EventTable::clicks, event);
+}
+
+bool MysqlEventStore::impression_recorded(const std::array<unsigned char, 16>& nonce) {
+  return session_.run(true, [&](MysqlSession& s) {
+    auto& st = s.prepared("SELECT 1 FROM impressions WHERE token_nonce = UNHEX(?)");
+    st.setString(1, crypto::to_hex(std::string_view(reinterpret_cast<const char*>(nonce.data()),
+                                                    nonce.size())));
+    return query(st)->next();
+  });
+}
+
+}  // namespace placard::db
