@@ -25,6 +25,7 @@
 #include "lib/admin/admin_router.h"
 #include "lib/admin/context.h"
 #include "lib/admin/password_work.h"
+#include "lib/api/metrics_endpoint.h"
 #include "lib/api/rate_limits.h"
 #include "lib/api/routes.h"
 #include "lib/api/service.h"
@@ -51,6 +52,8 @@
 #include "lib/db/rollup_step.h"
 #include "lib/db/schema_version.h"
 #include "lib/db/sync_runner.h"
+#include "lib/metrics/registry.h"
+#include "lib/metrics/worker_gauges.h"
 #include "lib/network/sync_job.h"
 #include "lib/process/core_dumps.h"
 #include "lib/process/supervisor.h"
@@ -168,7 +171,7 @@ class ApiThread : public fcgi::RequestHandler {
             const db::ConnectionParams& params, db::EventBatcher& batcher,
             db::StatsCache& stats_cache)
       : catalog_(shared.snapshots),
-        local_{pinned_, shared.keys, shared.log, shared.healthy},
+        local_{pinned_, shared.keys, shared.log, shared.healthy, shared.metrics},
         clients_(admin_config.trusted_proxies, admin_config.client_day_secret),
         session_(params),
         events_(session_, batcher),
@@ -390,9 +393,13 @@ int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::
   // Healthy while a poll confirmed the snapshot lately: ten poll intervals, at least 5 s.
   const auto max_age = std::max(std::chrono::milliseconds(5000),
                                 10 * std::chrono::milliseconds(cfg.catalog_poll_ms));
+  metrics::Registry metrics;  // GET /metrics (metrics.* keys); lib/metrics/registry.h
+  const api::MetricsEndpoint metrics_endpoint(metrics, cfg.metrics,
+                                              http::TrustedProxies::parse(cfg.trusted_proxies));
   const api::SharedServices shared{
       holder, keys, log,
-      [&refresher, max_age] { return refresher.fresh(std::chrono::steady_clock::now(), max_age); }};
+      [&refresher, max_age] { return refresher.fresh(std::chrono::steady_clock::now(), max_age); },
+      &metrics_endpoint};
   admin::AdminConfig admin_config = make_admin_config(cfg);
   // Today's verification cost is measured on first need (a start pays no hash: shared hosts).
   admin::PasswordWork passwords(cfg.auth,
@@ -408,6 +415,8 @@ int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::
   db::EventBatcher batcher(params, 64, insert_flavor(cfg.db.event_insert),
                            [&](const std::string& msg) { log.info(msg); });
   db::StatsCache stats_cache;  // sealed days' sums, shared by the request threads
+  metrics::add_worker_gauges(
+      metrics, holder, [&batcher] { return batcher.queued(); }, shared.healthy);
   const bool spawned = listen_fd < 0 && listen.empty() && !FCGX_IsCGI();
   if (listen_fd < 0 && listen.empty() && !spawned) {
     if (std::getenv("GATEWAY_INTERFACE") == nullptr) {  // NOLINT(concurrency-mt-unsafe)
@@ -474,8 +483,10 @@ int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::
   });
   {
     const SignalWatcher watcher(fd, &refresher, log);
+    auto pool = pool_settings(threads, cfg, spawned);
+    pool.metrics = &metrics;
     fcgi::serve_fastcgi(
-        fd, pool_settings(threads, cfg, spawned),
+        fd, pool,
         [&] {
           return std::make_unique<ApiThread>(shared, admin_config, params, batcher, stats_cache);
         },

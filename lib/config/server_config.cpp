@@ -146,7 +146,7 @@ ServerConfig server_config_from(const std::map<std::string, std::string>& values
       c.network.max_sync_offers = to_int(key, value, 1, 10000000);
     } else if (key == "network.max_sync_bytes") {
       c.network.max_sync_bytes = to_int(key, value, 4096, 2147483647);
-    } else if (!set_auth_limit(c.auth, key, value)) {
+    } else if (!set_auth_limit(c.auth, key, value) && !set_metrics_key(c.metrics, key, value)) {
       throw ConfigError("unknown key '" + key + "'");
     }
   }
@@ -158,6 +158,7 @@ ServerConfig server_config_from(const std::map<std::string, std::string>& values
   if (const auto check = check_listen(c.listen); !check.error.empty()) {
     throw ConfigError(check.error);
   }
+  check_metrics_config(c.metrics);
   return c;
 }
 
@@ -226,7 +227,7 @@ std::string render_server_config(const ServerConfig& c) {
     << "# refused until it is set), and the path it lives under (empty: the root; e.g. /offers).\n"
     << "public_origin = " << c.public_origin << "\n"
     << "base_path = " << c.base_path << "\n"
-    << render_auth_limits(c.auth);
+    << render_auth_limits(c.auth) << render_metrics_config(c.metrics);
 
   return o.str();
 }

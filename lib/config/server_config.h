@@ -4,6 +4,7 @@
 #include <string>
 
 #include "lib/config/auth_limits.h"
+#include "lib/config/metrics_config.h"
 
 namespace placard::config {
 
@@ -85,6 +86,7 @@ struct ServerConfig {
   // under which every endpoint lives (empty: the origin's root).
   std::string public_origin;
   std::string base_path;
+  MetricsConfig metrics;  // GET {base}/metrics: metrics.enabled, metrics.allow, metrics.token
 };
 
 // Builds the typed config from parsed keys; unknown keys and bad values throw ConfigError.
