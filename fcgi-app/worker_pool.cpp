@@ -153,8 +153,8 @@ std::vector<metrics::Registry::Registration> pool_gauges(metrics::Registry& regi
       "Requests whose body is read, waiting for a free handler (the pool's hand-off queue)", {},
       [&handlers] { return static_cast<double>(handlers.waiting()); }));
   out.push_back(registry.scoped_gauge(
-      "placard_worker_handlers_idle", "Handlers (database connections) not answering a request",
-      {}, [&handlers] { return static_cast<double>(handlers.idle()); }));
+      "placard_worker_handlers_idle", "Handlers (database connections) not answering a request", {},
+      [&handlers] { return static_cast<double>(handlers.idle()); }));
   out.push_back(registry.scoped_gauge(
       "placard_worker_free_turns", "Turns at accept() not taken (0: every turn is busy)", {},
       [&turns] { return static_cast<double>(turns.free_turns()); }));

@@ -35,8 +35,8 @@ Histogram::Reading Histogram::read() const {
 }
 
 std::vector<std::uint64_t> request_latency_bounds() {
-  return {250, 500, 1000, 2500, 5000, 10000, 25000, 50000, 100000, 250000, 500000, 1000000,
-          2500000, 10000000};
+  return {250,   500,    1000,   2500,   5000,    10000,   25000,
+          50000, 100000, 250000, 500000, 1000000, 2500000, 10000000};
 }
 
 }  // namespace placard::metrics

@@ -102,8 +102,12 @@ std::string escape_help(std::string_view help) {
 std::string format_value(double value) {
   if (std::isnan(value)) return "NaN";
   if (std::isinf(value)) return value > 0 ? "+Inf" : "-Inf";
-  char buf[32];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+  // Plain decimals where they stay short (bucket bounds read 0.0005, not 5e-04), else exponent.
+  char buf[64];
+  const bool plain = std::fabs(value) < 1e15 && (value == 0 || std::fabs(value) >= 1e-6);
+  const auto [end, ec] = plain
+                             ? std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed)
+                             : std::to_chars(buf, buf + sizeof buf, value);
   return ec == std::errc{} ? std::string(buf, end) : "NaN";
 }
 

@@ -38,16 +38,19 @@ Route route_of(std::string_view path) {
 }
 
 RequestMetrics::RequestMetrics(Registry& registry) {
-  const std::string counted = "Requests answered by this worker process, by route family and "
-                              "status class";
-  const std::string timed = "Time from accepting a request to handing its answer to the web "
-                            "server, by route family";
+  const std::string counted =
+      "Requests answered by this worker process, by route family and "
+      "status class";
+  const std::string timed =
+      "Time from accepting a request to handing its answer to the web "
+      "server, by route family";
   const auto bounds = request_latency_bounds();
   for (std::size_t r = 0; r < kRoutes; ++r) {
     const std::string route(kRouteNames[r]);
     for (std::size_t c = 0; c < kClasses; ++c) {
-      requests_[r][c] = &registry.counter("placard_http_requests_total", counted,
-                                          {{"route", route}, {"code", std::string(kClassNames[c])}});
+      requests_[r][c] =
+          &registry.counter("placard_http_requests_total", counted,
+                            {{"route", route}, {"code", std::string(kClassNames[c])}});
     }
     latency_[r] = &registry.histogram("placard_http_request_duration_seconds", timed,
                                       {{"route", route}}, bounds);
