@@ -132,13 +132,16 @@ void intake_thread(int listen_fd, bool unix_socket, const PoolSettings& settings
          FCGX_PutStr(response.body.data(), static_cast<int>(response.body.size()), fcgx.out) < 0)) {
       log.error(request.request_id, "client went away while the answer was written");
     }
+    // Counted before the answer is complete for the web server: a client that has its answer
+    // finds it counted (the end-of-request record is still in libfcgi's buffer here).
+    if (counted != nullptr) {
+      counted->observe(request.path, response.status,
+                       static_cast<std::uint64_t>(micros_since(start)));
+    }
     // request.body holds what was read: empty when it was not (over the limit, or too slow).
     finish_request(fcgx, unix_socket, request.content_length.value_or(0) == request.body.size());
-    const long long micros = micros_since(start);
-    log.request(request.method, request.path, response.status, micros, request.request_id);
-    if (counted != nullptr) {
-      counted->observe(request.path, response.status, static_cast<std::uint64_t>(micros));
-    }
+    log.request(request.method, request.path, response.status, micros_since(start),
+                request.request_id);
     turn.take();  // after a slow body: back in line before the next accept
   }
 }

@@ -33,7 +33,10 @@ std::vector<std::string_view> lines_of(std::string_view text) {
 
 std::vector<std::string> config_keys() {
   std::vector<std::string> keys;
-  for (const auto line : lines_of(render_server_config(ServerConfig{}))) {
+  // Named: lines_of() views into it, and a temporary in the range-for's initializer would be
+  // gone before the loop runs (before C++23).
+  const std::string rendered = render_server_config(ServerConfig{});
+  for (const auto line : lines_of(rendered)) {
     if (auto key = key_of(line); !key.empty()) keys.push_back(std::move(key));
   }
   return keys;
