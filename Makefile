@@ -223,6 +223,15 @@ cluster-test: all
 	if [ "$(CLUSTER_DB)" != replica ]; then timeout -k 30 600 python3 tests/cluster/galera.py \
 	  --build $(BUILD) --summary build/cluster/galera.json || rc=1; fi; exit $$rc
 
+# Requests/s of the offers query and of impressions, two hosts behind haproxy vs one host, in one
+# run (tests/cluster/scaling.py, docs/performance.md "Across hosts"); 4 runs of
+# CLUSTER_BENCH_SECONDS (10, at most 15) each. Needs root (ip netns).
+CLUSTER_BENCH_SECONDS ?= 10
+.PHONY: cluster-bench
+cluster-bench: all
+	@timeout -k 30 300 python3 tests/cluster/scaling.py --build $(BUILD) \
+	  --seconds $(CLUSTER_BENCH_SECONDS) --summary build/cluster/bench-summary.json
+
 SOAK_SECONDS ?= 600
 soak: all $(DEPS_TEST_OK)
 	@timeout -k 30 $$(($(SOAK_SECONDS) + 600)) python3 tests/resilience/soak.py --build $(BUILD) \

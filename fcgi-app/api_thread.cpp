@@ -8,7 +8,7 @@ ApiThread::ApiThread(const api::SharedServices& shared, const admin::AdminConfig
                      const db::ConnectionParams& params, db::EventBatcher& batcher,
                      db::StatsCache& stats_cache, journal::ClickJournal& click_journal)
     : catalog_(shared.snapshots),
-      local_{pinned_, shared.keys, shared.log, shared.healthy},
+      local_{pinned_, shared.keys, shared.log, shared.healthy, shared.metrics},
       clients_(admin_config.trusted_proxies, admin_config.client_day_secret),
       session_(params),
       events_(session_, batcher),

@@ -61,6 +61,11 @@ class HandlerPool {
     const std::lock_guard lock(mutex_);
     return idle_.size();
   }
+  // Requests read and waiting for a handler (the hand-off queue).
+  int waiting() const {
+    const std::lock_guard lock(mutex_);
+    return waiting_;
+  }
 
  private:
   void give_back(std::unique_ptr<Handler> handler) {

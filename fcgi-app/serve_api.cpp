@@ -20,11 +20,14 @@
 #include "fcgi-app/pool_sizing.h"
 #include "fcgi-app/signal_watcher.h"
 #include "lib/admin/password_work.h"
+#include "lib/api/metrics_endpoint.h"
 #include "lib/catalog/refresher.h"
-#include "lib/store/catalog_loader.h"
 #include "lib/db/catalog_source.h"
 #include "lib/jobs/sync_runner.h"
 #include "lib/journal/replay_job.h"
+#include "lib/metrics/registry.h"
+#include "lib/metrics/worker_gauges.h"
+#include "lib/store/catalog_loader.h"
 #include "lib/util/time_format.h"
 
 namespace placard::fcgi {
@@ -60,9 +63,13 @@ int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::
   // Healthy while a poll confirmed the snapshot lately: ten poll intervals, at least 5 s.
   const auto max_age = std::max(std::chrono::milliseconds(5000),
                                 10 * std::chrono::milliseconds(cfg.catalog_poll_ms));
+  metrics::Registry metrics;  // GET /metrics (metrics.* keys); lib/metrics/registry.h
+  const api::MetricsEndpoint metrics_endpoint(metrics, cfg.metrics,
+                                              http::TrustedProxies::parse(cfg.trusted_proxies));
   const api::SharedServices shared{
       holder, keys, log,
-      [&refresher, max_age] { return refresher.fresh(std::chrono::steady_clock::now(), max_age); }};
+      [&refresher, max_age] { return refresher.fresh(std::chrono::steady_clock::now(), max_age); },
+      &metrics_endpoint};
   admin::AdminConfig admin_config = make_admin_config(cfg);
   // Today's verification cost is measured on first need (a start pays no hash: shared hosts).
   admin::PasswordWork passwords(cfg.auth,
@@ -80,6 +87,26 @@ int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::
   // Clicks on valid offers while the database is down (docs/operations.md, "Click journal").
   journal::ClickJournal click_journal(
       {cfg.journal_dir, static_cast<std::uint64_t>(cfg.journal_max_bytes)}, report);
+  metrics::add_worker_gauges(
+      metrics, holder, [&batcher] { return batcher.queued(); }, shared.healthy);
+  metrics.gauge("placard_click_journal_bytes",
+                "Bytes of clicks this process keeps in the host's click journal (answered while "
+                "the database was unreachable, not yet written)",
+                {}, [&click_journal] { return static_cast<double>(click_journal.gauge().bytes); });
+  metrics.gauge("placard_click_journal_records",
+                "Clicks this process keeps in the click journal, not yet written", {},
+                [&click_journal] { return static_cast<double>(click_journal.gauge().records); });
+  metrics.gauge("placard_click_journal_refused",
+                "Clicks the journal refused since start (full, or a write failed): answered 503",
+                {},
+                [&click_journal] { return static_cast<double>(click_journal.gauge().refused); });
+  metrics.gauge("placard_catalog_replica_lag_seconds",
+                "How long the replica's catalog version has been behind the primary's, as the "
+                "last poll saw it (0: current; absent: no replica configured or it did not answer)",
+                {}, [&catalog_source] { return catalog_source.replica_lag_seconds(); });
+  metrics.gauge("placard_catalog_from_replica",
+                "1 when the current catalog snapshot was loaded from the replica (db.read_*)", {},
+                [&catalog_source] { return catalog_source.from_replica(); });
   const std::string& listen = target.listen;
   const bool spawned = target.listen_fd < 0 && listen.empty() && !FCGX_IsCGI();
   if (target.listen_fd < 0 && listen.empty() && !spawned) {
@@ -115,8 +142,10 @@ int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::
   });
   {
     const SignalWatcher watcher(fd, &refresher, log);
+    auto pool = pool_settings(target.threads, cfg, spawned);
+    pool.metrics = &metrics;
     serve_fastcgi(
-        fd, pool_settings(target.threads, cfg, spawned),
+        fd, pool,
         [&] {
           return std::make_unique<ApiThread>(shared, admin_config, params, batcher, stats_cache,
                                              click_journal);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "lib/http/api_error.h"
 #include "lib/http/cgi_gateway.h"
 #include "lib/http/json_body.h"
+#include "lib/metrics/request_metrics.h"
 #include "lib/util/fast_rng.h"
 
 extern char** environ;  // NOLINT: the CGI environment, read once per process
@@ -111,7 +113,8 @@ http::Response handled(http::Request& request, Handlers& handlers, Turns::Turn& 
 }
 
 void intake_thread(int listen_fd, bool unix_socket, const PoolSettings& settings,
-                   Handlers& handlers, Turns& turns, util::Logger& log) {
+                   Handlers& handlers, Turns& turns, util::Logger& log,
+                   const metrics::RequestMetrics* counted) {
   util::FastRng rng;
   FcgiRequest slot(listen_fd);
   auto& fcgx = slot.get();
@@ -129,12 +132,36 @@ void intake_thread(int listen_fd, bool unix_socket, const PoolSettings& settings
          FCGX_PutStr(response.body.data(), static_cast<int>(response.body.size()), fcgx.out) < 0)) {
       log.error(request.request_id, "client went away while the answer was written");
     }
+    // Counted before the answer is complete for the web server: a client that has its answer
+    // finds it counted (the end-of-request record is still in libfcgi's buffer here).
+    if (counted != nullptr) {
+      counted->observe(request.path, response.status,
+                       static_cast<std::uint64_t>(micros_since(start)));
+    }
     // request.body holds what was read: empty when it was not (over the limit, or too slow).
     finish_request(fcgx, unix_socket, request.content_length.value_or(0) == request.body.size());
     log.request(request.method, request.path, response.status, micros_since(start),
                 request.request_id);
     turn.take();  // after a slow body: back in line before the next accept
   }
+}
+
+// The pool's queue depths, read when scraped.
+std::vector<metrics::Registry::Registration> pool_gauges(metrics::Registry& registry,
+                                                         const Handlers& handlers,
+                                                         const Turns& turns) {
+  std::vector<metrics::Registry::Registration> out;
+  out.push_back(registry.scoped_gauge(
+      "placard_worker_handler_waiters",
+      "Requests whose body is read, waiting for a free handler (the pool's hand-off queue)", {},
+      [&handlers] { return static_cast<double>(handlers.waiting()); }));
+  out.push_back(registry.scoped_gauge(
+      "placard_worker_handlers_idle", "Handlers (database connections) not answering a request", {},
+      [&handlers] { return static_cast<double>(handlers.idle()); }));
+  out.push_back(registry.scoped_gauge(
+      "placard_worker_free_turns", "Turns at accept() not taken (0: every turn is busy)", {},
+      [&turns] { return static_cast<double>(turns.free_turns()); }));
+  return out;
 }
 
 // Runs body() in a thread; an exception ends that thread with a log line.
@@ -157,11 +184,18 @@ void serve_fastcgi(int listen_fd, const PoolSettings& settings, const HandlerFac
   // Turns: as many as handlers. When accept() fails (shutdown), each thread leaving gives its
   // turn to a waiting one, whose accept fails at once too: all of them end.
   Turns turns(settings.threads, kSlowAfter);
+  std::optional<metrics::RequestMetrics> counted;
+  std::vector<metrics::Registry::Registration> gauges;
+  if (settings.metrics != nullptr) {
+    counted.emplace(*settings.metrics);
+    gauges = pool_gauges(*settings.metrics, handlers, turns);
+  }
   std::vector<std::thread> intake_threads;
   intake_threads.reserve(static_cast<std::size_t>(settings.intake_threads));
   for (int i = 0; i < settings.intake_threads; ++i) {
     intake_threads.push_back(logged_thread(log, "intake thread", [&] {
-      intake_thread(listen_fd, unix_socket, settings, handlers, turns, log);
+      intake_thread(listen_fd, unix_socket, settings, handlers, turns, log,
+                    counted ? &*counted : nullptr);
     }));
   }
   for (auto& t : intake_threads) t.join();

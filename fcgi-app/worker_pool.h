@@ -6,6 +6,7 @@
 
 #include "lib/http/request.h"
 #include "lib/http/response.h"
+#include "lib/metrics/registry.h"
 #include "lib/util/logger.h"
 
 namespace placard::fcgi {
@@ -28,6 +29,9 @@ struct PoolSettings {
   int handlers = 32;        // made by the factory: requests answered at once, waits included
   int intake_threads = 64;  // accept a connection, read its body, answer on a lent handler
   std::chrono::milliseconds body_timeout{5000};  // from accept to the body's last byte
+  // When set: requests counted and timed there (metrics::RequestMetrics), and the pool's
+  // queue depths as gauges while it serves.
+  metrics::Registry* metrics = nullptr;
 };
 
 // Serves FastCGI requests on listen_fd until the socket is shut down (see request_shutdown),

@@ -4,6 +4,7 @@
 #include "lib/api/clicks.h"
 #include "lib/api/health.h"
 #include "lib/api/impressions.h"
+#include "lib/api/metrics_endpoint.h"
 #include "lib/api/offers_query.h"
 #include "lib/util/time_format.h"
 
@@ -12,6 +13,8 @@ namespace placard::api {
 http::Router make_router(const SharedServices& shared, ThreadServices& thread) {
   http::Router r;
   r.add("GET", "/healthz", [&shared](http::Request& req) { return get_health(req, shared); });
+  r.add("GET", "/metrics",
+        [&shared](http::Request& req) { return get_metrics(req, shared.metrics); });
   r.add("GET", "/api/v1/config",
         [&shared](http::Request& req) { return get_config(req, *require_snapshot(shared)); });
   r.add("GET", "/api/v1/categories",

@@ -14,6 +14,8 @@
 
 namespace placard::api {
 
+class MetricsEndpoint;
+
 // Shared by every request thread; read-only except through the holder.
 struct SharedServices {
   catalog::SnapshotHolder& snapshots;
@@ -22,6 +24,8 @@ struct SharedServices {
   // GET /healthz: whether the snapshot is fresh and the database answered lately (in the
   // worker, catalog::Refresher::fresh). Empty: a loaded snapshot counts as healthy.
   std::function<bool()> healthy{};
+  // GET /metrics (lib/api/metrics_endpoint.h); null: the path answers 404.
+  const MetricsEndpoint* metrics = nullptr;
 };
 
 // Owned by one request thread.

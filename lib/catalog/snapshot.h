@@ -63,6 +63,7 @@ std::string_view network_name(ClickTarget::Network n);
 // the catalog version changes; shared read-only by all request threads.
 struct Snapshot {
   std::uint64_t version = 0;
+  std::int64_t built_at = 0;  // unix seconds the builder was given (the metrics' snapshot age)
   Settings settings;
 
   // Pre-rendered answers: JSON, its gzip, and the ETag of each representation.

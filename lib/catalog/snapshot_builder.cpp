@@ -48,6 +48,7 @@ Snapshot::CachedAnswer cached_answer(std::string json) {
 SnapshotBuilder::SnapshotBuilder(CatalogBase base, std::int64_t now)
     : snap_(std::make_unique<Snapshot>()), now_(now), placements_(std::move(base.placements)) {
   snap_->version = base.version;
+  snap_->built_at = now;
   build_click_targets(base.click_targets);
   snap_->settings = parse_settings(base.settings, problems_);
   for (const auto& c : base.countries) {

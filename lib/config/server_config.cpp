@@ -13,6 +13,7 @@ ServerConfig server_config_from(const std::map<std::string, std::string>& values
     if (setting == nullptr) throw ConfigError("unknown key '" + key + "'");
     apply_setting(c, *setting, value);
   }
+  check_metrics_config(c.metrics);  // the metrics.* keys together
   if (!c.db.ssl_ca.empty() && !c.db.ssl_verify) {
     // Measured (tests/e2e/test_db_tls.py): over MariaDB Connector/C, a CA alone does not make
     // TLS required; only verification does. A CA without it would promise what it does not do.

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "lib/config/auth_limits.h"
+#include "lib/config/metrics_config.h"
 
 namespace placard::config {
 
@@ -100,6 +101,7 @@ struct ServerConfig {
   // its files together (past it: 503).
   std::string journal_dir = "/var/lib/placard/journal";
   int journal_max_bytes = 64 * 1024 * 1024;
+  MetricsConfig metrics;  // GET {base}/metrics: metrics.enabled, metrics.allow, metrics.token
 };
 
 // Builds the typed config from parsed keys; unknown keys and bad values throw ConfigError.

@@ -127,6 +127,16 @@ std::string proxies(std::string_view value) {
   return std::string(value);
 }
 
+// metrics.token: empty (none), or 16 to 256 printable characters without spaces.
+std::string bearer_token(std::string_view value) {
+  const bool printable =
+      std::all_of(value.begin(), value.end(), [](char c) { return c > ' ' && c < 127; });
+  if (!value.empty() && (value.size() < 16 || value.size() > 256 || !printable)) {
+    throw std::invalid_argument("expected 16 to 256 printable characters without spaces");
+  }
+  return std::string(value);
+}
+
 std::string origin(std::string_view value) {
   if (value.empty()) return {};
   if (auto error = check_public_origin(value); !error.empty()) {
@@ -144,12 +154,18 @@ using C = ServerConfig;
 using D = DatabaseConfig;
 using N = NetworkConfig;
 using A = AuthLimits;
+using M = MetricsConfig;
 
 std::vector<Setting> make_settings() {
   Setting mode = init(text<&C::socket_mode>("socket_mode"));
   mode.type = SettingType::file_mode;
   Setting ssl_verify = text<&C::db, &D::ssl_verify>("db.ssl_verify");
   ssl_verify.type = SettingType::boolean;
+  Setting metrics_enabled = text<&C::metrics, &M::enabled>(
+      "metrics.enabled",
+      "\n# GET {base}/metrics (Prometheus text format): off unless enabled; only to clients in\n"
+      "# metrics.allow (addresses or CIDR ranges; empty: any) with the bearer token when set.\n");
+  metrics_enabled.type = SettingType::boolean;
   return {
       init(text<&C::listen>("listen")),
       mode,
@@ -241,6 +257,9 @@ std::vector<Setting> make_settings() {
       integer<&C::auth, &A::hash_concurrency>("password_hash.concurrency", 1, 64),
       integer<&C::auth, &A::hash_queue>("password_hash.queue", 0, 256),
       integer<&C::auth, &A::hash_wait_ms>("password_hash.wait_ms", 0, 10000),
+      metrics_enabled,
+      checked<&C::metrics, &M::allow>("metrics.allow", &proxies),
+      secret(checked<&C::metrics, &M::token>("metrics.token", &bearer_token)),
   };
 }
 

@@ -1,7 +1,7 @@
 #include "lib/db/catalog_source.h"
 
-#include "lib/store/catalog_loader.h"
 #include "lib/db/catalog_version.h"
+#include "lib/store/catalog_loader.h"
 
 namespace placard::db {
 
@@ -41,6 +41,16 @@ std::shared_ptr<const catalog::Snapshot> CatalogSource::load(std::int64_t now,
                                                              std::vector<std::string>& problems) {
   if (replica_) {
     const auto version = replica_version();
+    const auto steady_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                               std::chrono::steady_clock::now().time_since_epoch())
+                               .count();
+    if (!version) {
+      behind_since_ns_ = -1;
+    } else if (*version >= wanted_) {
+      behind_since_ns_ = 0;
+    } else if (behind_since_ns_.load() <= 0) {
+      behind_since_ns_ = steady_ns;
+    }
     const auto from = choice_.choose(wanted_, version, catalog::ReplicaChoice::Clock::now());
     // Waiting is for a worker that has a snapshot to serve meanwhile; the first one is loaded.
     if (from == catalog::ReadFrom::wait && loaded_) return nullptr;
@@ -49,6 +59,7 @@ std::shared_ptr<const catalog::Snapshot> CatalogSource::load(std::int64_t now,
         auto s = load_snapshot(*replica_, now, problems);
         if (!on_replica_.value_or(false)) report_("catalog: snapshots from the replica");
         on_replica_ = true;
+        last_from_replica_ = 1;
         loaded_ = true;
         return s;
       } catch (const std::exception& e) {
@@ -60,10 +71,27 @@ std::shared_ptr<const catalog::Snapshot> CatalogSource::load(std::int64_t now,
                       : "catalog: reading the primary");
     }
     on_replica_ = false;
+    last_from_replica_ = 0;
   }
   auto s = load_snapshot(primary_, now, problems);
   loaded_ = true;
   return s;
+}
+
+std::optional<double> CatalogSource::replica_lag_seconds() const {
+  if (!replica_) return std::nullopt;
+  const std::int64_t since = behind_since_ns_.load();
+  if (since < 0) return std::nullopt;
+  if (since == 0) return 0.0;
+  const auto steady_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                             std::chrono::steady_clock::now().time_since_epoch())
+                             .count();
+  return static_cast<double>(steady_ns - since) / 1e9;
+}
+
+std::optional<double> CatalogSource::from_replica() const {
+  if (!replica_) return std::nullopt;
+  return static_cast<double>(last_from_replica_.load());
 }
 
 }  // namespace placard::db

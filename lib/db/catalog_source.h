@@ -1,5 +1,7 @@
 #pragma once
 // Only fcgi-app includes this header (it needs mysql_session.h).
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -30,6 +32,12 @@ class CatalogSource {
   std::shared_ptr<const catalog::Snapshot> load(std::int64_t now,
                                                 std::vector<std::string>& problems);
 
+  // For GET /metrics, read from any thread: how long the replica's catalog version has been
+  // behind the primary's as the last poll saw it (0: current; nullopt: no replica, or it did not
+  // answer), and whether the last snapshot came from it (nullopt: no replica configured).
+  std::optional<double> replica_lag_seconds() const;
+  std::optional<double> from_replica() const;
+
  private:
   std::optional<std::uint64_t> replica_version();
 
@@ -40,6 +48,10 @@ class CatalogSource {
   std::uint64_t wanted_ = 0;
   bool loaded_ = false;
   std::optional<bool> on_replica_;  // the last load's source, to report changes once
+  // The metrics' copies: steady-clock ns since the replica was first seen behind (0: current,
+  // -1: unknown), and the last load's source (1: the replica).
+  std::atomic<std::int64_t> behind_since_ns_{-1};
+  std::atomic<int> last_from_replica_{0};
 };
 
 }  // namespace placard::db

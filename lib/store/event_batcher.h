@@ -48,6 +48,12 @@ class EventBatcher {
   // click's decision runs on the writer thread, and the clicks to record go into one insert.
   std::optional<OfferTarget> follow_click(std::uint64_t offer_id, const ClickStore::Decide& decide);
 
+  // Events waiting for the writer's next batch (the metrics' queue depth).
+  std::size_t queued() {
+    const std::lock_guard lock(mutex_);
+    return queue_.size();
+  }
+
  private:
   // Signalled once, by the writer. Not std::binary_semaphore: libstdc++'s acquire() spins and
   // calls sched_yield() before it sleeps, and a request waits here for a whole commit (a few

@@ -38,6 +38,7 @@ import test_cron  # noqa: E402
 import test_foundation  # noqa: E402
 import test_frontage  # noqa: E402
 import test_hardening  # noqa: E402
+import test_metrics  # noqa: E402
 import test_https  # noqa: E402
 import test_network_adapters  # noqa: E402
 import test_network_sync  # noqa: E402
@@ -51,7 +52,7 @@ MODULES = (test_foundation, test_offers, test_admin_access, test_admin_catalog, 
            test_admin_stats, test_admin_network, test_network_adapters, test_network_sync,
            test_hardening, test_https, test_slow_bodies, test_socket_access, test_counting, test_cron,
            test_bundle, test_security_misc, test_base_path, test_frontage, test_proxy,
-           test_click_journal)
+           test_click_journal, test_metrics)
 LAST = (test_foundation.DatabaseOutageTests, test_foundation.ShutdownTests)
 
 # What the web server takes part in, so what must pass behind each one: how it maps the request
@@ -83,6 +84,7 @@ SERVER_DEPENDENT = (
     "test_counting.CountingTests.test_forwarded_for_only_from_the_trusted_proxy",
     "test_counting.CountingTests.test_prefetch_head_and_crawlers_are_answered_the_same_but_not_counted",
     "test_hardening", "test_https", "test_slow_bodies", "test_socket_access",
+    "test_metrics",  # each web server's snippet routes {base}/metrics
 )
 
 

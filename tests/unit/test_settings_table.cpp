@@ -27,6 +27,8 @@ std::string sample(const Setting& s) {
       {"trusted_proxies", "10.0.0.0/8, ::1"},
       {"public_origin", "https://ads.example"},
       {"base_path", "/offers"},
+      {"metrics.allow", "10.0.0.0/8"},
+      {"metrics.token", "0123456789abcdef-token"},
   };
   if (const auto it = custom.find(s.name); it != custom.end()) return it->second;
   switch (s.type) {
