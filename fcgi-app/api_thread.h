@@ -10,6 +10,9 @@
 #include "lib/api/service.h"
 #include "lib/db/admin_db.h"
 #include "lib/db/connection_params.h"
+#include "lib/db/mysql_session.h"
+#include "lib/journal/journaling_clicks.h"
+#include "lib/stats/mysql_stats_store.h"
 #include "lib/store/event_batcher.h"
 #include "lib/store/mysql_account_store.h"
 #include "lib/store/mysql_audit_store.h"
@@ -17,10 +20,7 @@
 #include "lib/store/mysql_event_store.h"
 #include "lib/store/mysql_network_store.h"
 #include "lib/store/mysql_offer_admin_store.h"
-#include "lib/db/mysql_session.h"
 #include "lib/store/mysql_settings_store.h"
-#include "lib/stats/mysql_stats_store.h"
-#include "lib/journal/journaling_clicks.h"
 
 namespace placard::fcgi {
 

@@ -12,8 +12,8 @@
 #include "lib/db/connection_params.h"
 #include "lib/jobs/retention.h"
 #include "lib/jobs/rollup_step.h"
-#include "lib/jobs/sync_runner.h"
 #include "lib/jobs/sync_job.h"
+#include "lib/jobs/sync_runner.h"
 
 namespace placard::fcgi {
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "lib/store/event_store.h"
 #include "lib/journal/click_sink.h"
 #include "lib/journal/journal_file.h"
+#include "lib/store/event_store.h"
 
 namespace placard::journal {
 

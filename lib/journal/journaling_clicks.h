@@ -1,6 +1,6 @@
 #pragma once
-#include "lib/store/click_store.h"
 #include "lib/journal/click_journal.h"
+#include "lib/store/click_store.h"
 
 namespace placard::journal {
 
