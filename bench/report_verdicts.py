@@ -32,6 +32,10 @@ REBUILD_MS = 1000           # snapshot rebuild of 100,000 offers
 RSS_LIMIT_KB = 64 * 1024    # worker VmRSS at 100,000 offers
 BASELINES = ("static", "bare", "bare-end")
 BARE = ("bare", "bare-end")
+# The bare program at the start and again at the end: ratios divide by their mean, which is only a
+# baseline while the two agree. Past this drift (the slower over the faster) the run's machine
+# changed under it (other work started, heat, frequency): the report says so as a failed check.
+BARE_DRIFT_MIN = 0.85
 STATS_P99_MS = 100          # GET /admin/api/v1/stats, 366 days, 100,000 offers (issue 12)
 FOOT_START_MS = 500         # a new worker's first answer (issue 21: mod_fcgid starts one per quiet spell)
 FOOT_RSS_MIB = 32           # its VmRSS after the first answer and after 20 sign-ins
@@ -73,6 +77,11 @@ def analyse(steps, meta):
     bare_rps = sum(s["rps"] for s in bares) / len(bares)
     bare_p99 = sum(s["p99_ms"] for s in bares) / len(bares)
     checks = []  # (what, value text, target text, ok)
+    if len(bares) == 2 and max(bares[0]["rps"], bares[1]["rps"]) > 0:
+        low, high = sorted((bares[0]["rps"], bares[1]["rps"]))
+        checks.append(("bare baseline steady: bare-end vs bare req/s (else every x bare is suspect)",
+                       "%.2f x (%s / %s)" % (low / high, fmt_int(bares[1]["rps"]), fmt_int(bares[0]["rps"])),
+                       ">= %.2f x" % BARE_DRIFT_MIN, low / high >= BARE_DRIFT_MIN))
     p99_exempt = []  # P99_EXEMPT steps that ran: what the report says instead of a check
 
     for s in steps:

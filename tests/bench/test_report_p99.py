@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench/report_verdicts.py's p99 rule: every measured step's p99 at most 1.5 x the bare program's, except
+"""bench/report_verdicts.py's p99 rule and its bare-baseline drift check: every measured step's p99 at most 1.5 x the bare program's, except
 the steps in P99_EXEMPT (query-during-sync), whose p99 is reported with the reason instead of
 being judged. Run: python3 tests/bench/test_report_p99.py [--summary FILE] (FILE gets {"passed": N, "failed": M},
 as scripts/run-tests.sh's suites write)."""
@@ -44,6 +44,19 @@ class P99RuleTests(unittest.TestCase):
         bad["bad_status"] = 1
         a = self.analyse([step("bare", 10.0), bad])
         self.assertEqual(bad["verdict"], "FAIL")
+
+
+class BareDriftTests(unittest.TestCase):
+    def drift_check(self, end_rps):
+        a = report.analyse([step("bare", 10.0, 20000.0), step("query-small", 9.0, 19500.0),
+                            step("bare-end", 10.0, end_rps)], {})
+        return [ok for what, _v, _t, ok in a["checks"] if what.startswith("bare baseline steady")]
+
+    def test_a_bare_run_that_drifted_fails_the_baseline_check(self):
+        self.assertEqual(self.drift_check(15000.0), [False])
+
+    def test_a_steady_bare_run_passes_it(self):
+        self.assertEqual(self.drift_check(19000.0), [True])
 
 
 def main():
