@@ -9,7 +9,7 @@
 #include "lib/api/offer_query_request.h"
 #include "lib/db/errors.h"
 #include "lib/http/api_error.h"
-#include "lib/json/writer.h"
+#include "lib/json/flat_object.h"
 
 namespace placard::admin {
 
@@ -22,25 +22,15 @@ constexpr std::int64_t kMinOrder = std::numeric_limits<std::int32_t>::min();
 constexpr std::int64_t kMaxOrder = std::numeric_limits<std::int32_t>::max();
 
 std::string category_json(const db::CategoryRecord& c) {
-  rapidjson::StringBuffer buf;
-  json::Writer w(buf);
-  w.StartObject();
-  w.Key("path");
-  w.String(c.path);
-  w.Key("name");
-  w.String(c.name);
-  w.Key("icon");
-  w.String(c.icon);
-  w.Key("displayOrder");
-  w.Int(c.display_order);
-  w.Key("enabled");
-  w.Bool(c.enabled);
-  w.Key("effectivelyEnabled");
-  w.Bool(c.effectively_enabled);
-  w.Key("offerCount");
-  w.Uint64(c.offer_count);
-  w.EndObject();
-  return json::to_string(buf);
+  return json::FlatObject()
+      .add("path", c.path)
+      .add("name", c.name)
+      .add("icon", c.icon)
+      .add("displayOrder", c.display_order)
+      .add("enabled", c.enabled)
+      .add("effectivelyEnabled", c.effectively_enabled)
+      .add("offerCount", c.offer_count)
+      .str();
 }
 
 http::ApiError path_conflict(const std::string& path) {

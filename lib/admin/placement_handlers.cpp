@@ -7,7 +7,7 @@
 #include "lib/api/offer_query_request.h"
 #include "lib/db/errors.h"
 #include "lib/http/api_error.h"
-#include "lib/json/writer.h"
+#include "lib/json/flat_object.h"
 
 namespace placard::admin {
 
@@ -17,17 +17,11 @@ constexpr std::int64_t kMinMaxOffers = 1;
 constexpr std::int64_t kMaxMaxOffers = 20;
 
 std::string placement_json(const db::PlacementRecord& p) {
-  rapidjson::StringBuffer buf;
-  json::Writer w(buf);
-  w.StartObject();
-  w.Key("name");
-  w.String(p.name);
-  w.Key("maxOffers");
-  w.Int(p.max_offers);
-  w.Key("enabled");
-  w.Bool(p.enabled);
-  w.EndObject();
-  return json::to_string(buf);
+  return json::FlatObject()
+      .add("name", p.name)
+      .add("maxOffers", p.max_offers)
+      .add("enabled", p.enabled)
+      .str();
 }
 
 http::ApiError name_conflict(const std::string& name) {

@@ -58,4 +58,26 @@ std::optional<long> json_error_code(std::string_view body) {
   return std::nullopt;
 }
 
+OfferListPage parse_offer_page(
+    std::string_view body, const PageShape& shape,
+    const std::function<std::optional<NetworkOffer>(const rapidjson::Value&)>& read_one) {
+  rapidjson::Document doc;
+  if (!json::parse_untrusted(body, doc) || !doc.IsObject()) {
+    throw NetworkError(std::string(shape.what) + " that could not be read (not JSON)");
+  }
+  const auto* items = member(doc, shape.items);
+  const auto* meta = member(doc, shape.meta);
+  const auto* count = meta != nullptr ? member(*meta, shape.count) : nullptr;
+  if (items == nullptr || !items->IsArray() || count == nullptr || !count->IsUint64()) {
+    throw NetworkError(std::string(shape.what) + " that could not be read (unexpected shape)");
+  }
+  OfferListPage page;
+  page.total = count->GetUint64();
+  page.results = items->Size();
+  for (const auto& item : items->GetArray()) {
+    if (auto o = read_one(item)) page.offers.push_back(std::move(*o));
+  }
+  return page;
+}
+
 }  // namespace placard::network

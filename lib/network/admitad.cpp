@@ -62,23 +62,8 @@ bool admitad_placeholder_code(std::string_view code) {
 }
 
 AdmitadPage parse_admitad_coupons(std::string_view body) {
-  rapidjson::Document doc;
-  if (!json::parse_untrusted(body, doc) || !doc.IsObject()) {
-    throw NetworkError("Admitad sent coupons that could not be read (not JSON)");
-  }
-  const auto* results = member(doc, "results");
-  const auto* meta = member(doc, "_meta");
-  const auto* count = meta != nullptr ? member(*meta, "count") : nullptr;
-  if (results == nullptr || !results->IsArray() || count == nullptr || !count->IsUint64()) {
-    throw NetworkError("Admitad sent coupons that could not be read (unexpected shape)");
-  }
-  AdmitadPage page;
-  page.count = count->GetUint64();
-  page.results = results->Size();
-  for (const auto& c : results->GetArray()) {
-    if (auto o = coupon(c)) page.offers.push_back(std::move(*o));
-  }
-  return page;
+  auto page = parse_offer_page(body, {"results", "_meta", "count", "Admitad sent coupons"}, coupon);
+  return {std::move(page.offers), page.total, page.results};
 }
 
 AdmitadAdapter::AdmitadAdapter(HttpClient& http, Clock& clock, AdmitadCredentials credentials,

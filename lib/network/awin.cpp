@@ -75,23 +75,9 @@ std::string request_body(int page, int page_size) {
 }  // namespace
 
 AwinPage parse_awin_promotions(std::string_view body) {
-  rapidjson::Document doc;
-  if (!json::parse_untrusted(body, doc) || !doc.IsObject()) {
-    throw NetworkError("Awin sent promotions that could not be read (not JSON)");
-  }
-  const auto* data = member(doc, "data");
-  const auto* pagination = member(doc, "pagination");
-  const auto* total = pagination != nullptr ? member(*pagination, "total") : nullptr;
-  if (data == nullptr || !data->IsArray() || total == nullptr || !total->IsUint64()) {
-    throw NetworkError("Awin sent promotions that could not be read (unexpected shape)");
-  }
-  AwinPage page;
-  page.total = total->GetUint64();
-  page.results = data->Size();
-  for (const auto& p : data->GetArray()) {
-    if (auto o = promotion(p)) page.offers.push_back(std::move(*o));
-  }
-  return page;
+  auto page =
+      parse_offer_page(body, {"data", "pagination", "total", "Awin sent promotions"}, promotion);
+  return {std::move(page.offers), page.total, page.results};
 }
 
 AwinAdapter::AwinAdapter(HttpClient& http, Clock& clock, AwinCredentials credentials,

@@ -5,7 +5,7 @@
 
 #include "lib/db/admin_db.h"
 #include "lib/db/errors.h"
-#include "lib/json/writer.h"
+#include "lib/json/flat_object.h"
 #include "lib/store/mysql_account_store.h"
 
 namespace placard::db {
@@ -15,17 +15,11 @@ namespace {
 // The account as placardctl's audit rows show it: id (a string, as the admin API writes ids),
 // email, status.
 std::string audit_json(const Account& a) {
-  rapidjson::StringBuffer buf;
-  json::Writer w(buf);
-  w.StartObject();
-  w.Key("id");
-  w.String(std::to_string(a.id));
-  w.Key("email");
-  w.String(a.email);
-  w.Key("status");
-  w.String(a.status);
-  w.EndObject();
-  return json::to_string(buf);
+  return json::FlatObject()
+      .add("id", std::to_string(a.id))
+      .add("email", a.email)
+      .add("status", a.status)
+      .str();
 }
 
 AdminDb operator_db(MysqlSession& session) {

@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <variant>
 
-#include "lib/json/writer.h"
+#include "lib/json/flat_object.h"
 #include "lib/store/mysql_network_store.h"
 #include "lib/store/sync_plan_writer.h"
 
@@ -33,21 +33,13 @@ network::Overrides parse_overrides(const std::string& set) {
 }
 
 std::string run_audit_json(std::uint64_t run_id, const SyncCounts& c) {
-  rapidjson::StringBuffer buf;
-  json::Writer w(buf);
-  w.StartObject();
-  w.Key("syncRun");
-  w.String(std::to_string(run_id));
-  w.Key("created");
-  w.Uint(c.created);
-  w.Key("updated");
-  w.Uint(c.updated);
-  w.Key("disabled");
-  w.Uint(c.disabled);
-  w.Key("skipped");
-  w.Uint(c.skipped);
-  w.EndObject();
-  return json::to_string(buf);
+  return json::FlatObject()
+      .add("syncRun", std::to_string(run_id))
+      .add("created", c.created)
+      .add("updated", c.updated)
+      .add("disabled", c.disabled)
+      .add("skipped", c.skipped)
+      .str();
 }
 
 }  // namespace

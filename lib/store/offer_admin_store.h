@@ -6,25 +6,29 @@
 
 namespace placard::db {
 
-// An offer as the admin API sees it (contract 6.1). Times are Unix seconds (UTC).
-struct AdminOffer {
-  std::uint64_t id = 0;
-  std::string network;  // manual | admitad | awin
-  std::optional<std::string> external_id;
+// What an offer says and how it is served, the same in a stored offer and in one to create.
+struct OfferFields {
   std::string title;
   std::optional<std::string> description;
   std::optional<std::string> merchant;
   std::optional<std::string> image_url;
   std::optional<std::string> coupon_code;
-  std::optional<std::string> category;  // dotted path; none: imported, not mapped (not served)
-  bool all_countries = false;           // every selected country (imported: Awin regions.all)
-  std::vector<std::string> countries;   // sorted; empty when all_countries
   int priority = 0;
   bool enabled = true;
   bool is_demo = false;
   std::optional<std::string> tracking_url;
   std::optional<std::int64_t> valid_from;
   std::optional<std::int64_t> valid_until;
+};
+
+// An offer as the admin API sees it (contract 6.1). Times are Unix seconds (UTC).
+struct AdminOffer : OfferFields {
+  std::uint64_t id = 0;
+  std::string network;  // manual | admitad | awin
+  std::optional<std::string> external_id;
+  std::optional<std::string> category;  // dotted path; none: imported, not mapped (not served)
+  bool all_countries = false;           // every selected country (imported: Awin regions.all)
+  std::vector<std::string> countries;   // sorted; empty when all_countries
   std::int64_t created_at = 0;
   std::int64_t updated_at = 0;
   std::vector<std::string> overrides;  // enabled, priority, category, countries, validity
@@ -48,20 +52,9 @@ struct OfferPage {
 };
 
 // A manual or demonstration offer to create.
-struct NewOffer {
-  std::string title;
-  std::optional<std::string> description;
-  std::optional<std::string> merchant;
-  std::optional<std::string> image_url;
-  std::optional<std::string> coupon_code;
+struct NewOffer : OfferFields {
   std::uint64_t category_id = 0;
   std::vector<std::string> countries;  // existing codes, no duplicates
-  int priority = 0;
-  bool enabled = true;
-  bool is_demo = false;
-  std::optional<std::string> tracking_url;
-  std::optional<std::int64_t> valid_from;
-  std::optional<std::int64_t> valid_until;
 };
 
 // What an update changes; absent members stay as they are. updated_at always becomes now.

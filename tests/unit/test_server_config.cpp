@@ -383,3 +383,61 @@ TEST(ServerConfig, SyncCaps) {
 }
 
 }  // namespace
+
+// public_origin and base_path as config keys (their rules: test_public_address.cpp).
+namespace {
+
+std::map<std::string, std::string> minimal(std::string key, std::string value) {
+  return {{"listen", "unix:/tmp/x.sock"}, {std::move(key), std::move(value)}};
+}
+
+TEST(ServerConfigKeys, PublicOriginAndBasePath) {
+  using placard::config::server_config_from;
+  const auto c = server_config_from(minimal("public_origin", "HTTPS://Ads.Example:443"));
+  EXPECT_EQ(c.public_origin, "https://ads.example");
+  EXPECT_EQ(server_config_from(minimal("public_origin", "")).public_origin, "");
+  EXPECT_THROW(server_config_from(minimal("public_origin", "https://ads.example/")),
+               placard::config::ConfigError);
+  EXPECT_EQ(server_config_from(minimal("base_path", "/offers")).base_path, "/offers");
+  EXPECT_THROW(server_config_from(minimal("base_path", "/offers/")), placard::config::ConfigError);
+  // Both survive the round trip through the file `placardctl init` writes.
+  auto both = server_config_from(minimal("public_origin", "https://ads.example"));
+  both.base_path = "/offers";
+  const auto again = server_config_from(
+      placard::config::parse_config_text(placard::config::render_server_config(both)));
+  EXPECT_EQ(again.public_origin, "https://ads.example");
+  EXPECT_EQ(again.base_path, "/offers");
+}
+
+}  // namespace
+
+// The keys of the background jobs: how often retention runs and who runs the jobs.
+namespace placard {
+namespace {
+
+TEST(Retention, IntervalIsAConfigKey) {
+  EXPECT_EQ(config::server_config_from({}).retention_interval_seconds, 600);
+  EXPECT_EQ(
+      config::server_config_from({{"retention.interval_seconds", "0"}}).retention_interval_seconds,
+      0);
+  EXPECT_THROW(config::server_config_from({{"retention.interval_seconds", "-1"}}),
+               config::ConfigError);
+  EXPECT_THROW(config::server_config_from({{"retention.interval_seconds", "1m"}}),
+               config::ConfigError);
+  config::ServerConfig c;
+  c.retention_interval_seconds = 42;
+  EXPECT_NE(config::render_server_config(c).find("retention.interval_seconds = 42\n"),
+            std::string::npos);
+}
+
+TEST(BackgroundJobsSetting, WorkersByDefaultCronOnRequestNothingElse) {
+  EXPECT_EQ(config::server_config_from({}).background_jobs, "workers");
+  EXPECT_EQ(config::server_config_from({{"background_jobs", "cron"}}).background_jobs, "cron");
+  EXPECT_THROW(config::server_config_from({{"background_jobs", "sometimes"}}), config::ConfigError);
+  const auto rendered =
+      config::render_server_config(config::server_config_from({{"background_jobs", "cron"}}));
+  EXPECT_NE(rendered.find("\nbackground_jobs = cron\n"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace placard

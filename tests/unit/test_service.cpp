@@ -19,6 +19,7 @@
 #include "lib/http/api_error.h"
 #include "lib/tokens/key_ring.h"
 #include "lib/util/logger.h"
+#include "tests/unit/frontage_fixture.h"
 
 namespace {
 
@@ -323,3 +324,32 @@ TEST_F(ServiceTest, WithoutACatalogTheHolderIsReadDirectly) {
   EXPECT_EQ(resp.header("access-control-allow-origin"), "chrome-extension://abc");
   EXPECT_NE(holder_.get(), nullptr);
 }
+
+// The base path and a trusted proxy's word on HTTPS (the fixture: frontage_fixture.h).
+namespace {
+
+using placard::test::FrontageTest;
+
+TEST_F(FrontageTest, BasePathIsStrippedAndNothingAnswersOutsideIt) {
+  EXPECT_EQ(handle("/offers/api/v1/config", "/offers").status, 200);
+  EXPECT_EQ(seen_path_, "/api/v1/config");
+  for (const char* outside :
+       {"/api/v1/config", "/offersapi/v1/config", "/offers", "/offers/", "/other/api/v1/config"}) {
+    const auto r = handle(outside, "/offers");
+    EXPECT_EQ(r.status, 404) << outside;
+    EXPECT_NE(r.body.find("not_found"), std::string::npos) << outside;
+    EXPECT_EQ(r.header("X-Content-Type-Options"), "nosniff");
+  }
+  // At the root, as before.
+  EXPECT_EQ(handle("/api/v1/config", "").status, 200);
+  EXPECT_EQ(handle("/offers/api/v1/config", "").status, 404);
+}
+
+TEST_F(FrontageTest, TrustedProxySaysHttps) {
+  EXPECT_EQ(handle("/api/v1/config", "", {{"x-forwarded-proto", "https"}}).status, 200);
+  EXPECT_TRUE(seen_https_);
+  EXPECT_EQ(handle("/api/v1/config", "").status, 200);
+  EXPECT_FALSE(seen_https_);
+}
+
+}  // namespace
