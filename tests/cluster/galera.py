@@ -44,6 +44,12 @@ import retention_runs as RR  # noqa: E402
 import kill_clicks as KC  # noqa: E402
 from load_client import CLICKABLE  # noqa: E402
 
+# The node kill's clicks: valid offers that stay valid. Not the Admitad ones (1301, 1302): the
+# network sync of check_sync (stand-in feed, stored credentials) writes the Admitad offers, and
+# one of them was seen answering 410 once in a full run (valid in the host's snapshot when
+# queried, not in the database at the click: the contract's answer for an offer that ended).
+STEADY = CLICKABLE - {1301, 1302}
+
 
 def ctl_on(topo, host, *args):
     """placardctl in host's namespace with that host's config (its own node, the runtime user)."""
@@ -61,7 +67,7 @@ def impressions(target, category="books", n=2, links=None):
                            {"Content-Type": "application/json"}, timeout=15)
     offers = json.loads(b)["offers"] if st == 200 else []
     if links is not None:
-        links += [o["clickUrl"] for o in offers if int(o["id"]) in CLICKABLE and "clickUrl" in o][:1]
+        links += [o["clickUrl"] for o in offers if int(o["id"]) in STEADY and "clickUrl" in o][:1]
     return [o["impressionToken"] for o in offers[:n]]
 
 
@@ -258,6 +264,7 @@ def check_node_kill(topo, h1, h2, checks, figures, seconds):
     for t in threads:
         t.start()
     time.sleep(seconds / 3.0)
+    kill_started = time.monotonic()
     topo.kill_node("g2")
     killed_at.append(time.monotonic())
     for t in threads:
@@ -292,7 +299,7 @@ def check_node_kill(topo, h1, h2, checks, figures, seconds):
                "%d tokens, %d answered 200 (%d recorded, the rest duplicate after a retry), %d refused "
                "first (h2 after the kill: %d) and retried on the other host; rows, distinct nonces: %s"
                % (len(results), len(ok_tokens), recorded, retried, len(h2_after), counts))
-    KC.check(topo, checks, figures, clicks, killed_at[0], ctl_on(topo, "h2", "journal", "status"))
+    KC.check(topo, checks, figures, clicks, (kill_started, killed_at[0]), ctl_on(topo, "h2", "journal", "status"))
 
 
 def main():

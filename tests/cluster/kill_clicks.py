@@ -21,7 +21,7 @@ def click(target, url):
         return 0, nonce
 
 
-def check(topo, checks, figures, clicks, killed_at, journal_status):
+def check(topo, checks, figures, clicks, kill, journal_status):
     """Every click 302; each one a row on g1 and g3 (h1's; h2's before the kill) or a record in
     h2's click journal (h2's after: its node stays down, so its workers cannot replay them)."""
     bad = [c for c in clicks if c[2] != 302]
@@ -34,8 +34,10 @@ def check(topo, checks, figures, clicks, killed_at, journal_status):
     m = re.search(r"(\d+) clicks waiting", status.stdout.decode("utf-8", "replace"))
     journal = int(m.group(1)) if m else -1
     h1 = [c for c in clicks if c[1] == "h1"]
-    h2_before = [c for c in clicks if c[1] == "h2" and c[4] < killed_at]
-    h2_after = [c for c in clicks if c[1] == "h2" and c[3] > killed_at]
+    # kill: (before the SIGKILL was sent, after the server was reaped); a click of h2 answered in
+    # between may be either a row or a journal record.
+    h2_before = [c for c in clicks if c[1] == "h2" and c[4] < kill[0]]
+    h2_after = [c for c in clicks if c[1] == "h2" and c[3] > kill[1]]
     in_flight = len(clicks) - len(h1) - len(h2_before) - len(h2_after)
     written = [c for c in h1 + h2_before if all(rows[n].get(c[0]) == 1 for n in rows)]
     figures["node_kill"]["clicks"] = {"answers": len(clicks), "302": len(ok), "h2_after_kill": len(h2_after),
