@@ -205,8 +205,17 @@ fuzz: fuzz-build
 # Faults, load and scanners against a private stack on 127.0.0.1 (tests/resilience/,
 # docs/hardening.md); each prints a pass/fail table and keeps its figures under build/.
 .PHONY: chaos soak scan
+# Then across hosts (root, ip netns; docs/scaling.md): cluster.py --only chaos (primary killed,
+# a host's link cut) and galera.py --only kill (a Galera node killed); CHAOS_CLUSTER=0 skips them.
+CHAOS_CLUSTER ?= 1
 chaos: all $(DEPS_TEST_OK)
-	@timeout -k 30 1200 python3 tests/resilience/chaos.py --build $(BUILD) --summary build/chaos/summary.json
+	@rc=0; timeout -k 30 1200 python3 tests/resilience/chaos.py --build $(BUILD) \
+	  --summary build/chaos/summary.json || rc=1; \
+	if [ "$(CHAOS_CLUSTER)" != 0 ]; then \
+	  timeout -k 30 300 python3 tests/cluster/cluster.py --build $(BUILD) --only chaos \
+	    --summary build/chaos/cluster.json || rc=1; \
+	  timeout -k 30 300 python3 tests/cluster/galera.py --build $(BUILD) --only kill \
+	    --summary build/chaos/galera.json || rc=1; fi; exit $$rc
 
 # Two web hosts in network namespaces over one MariaDB primary, behind haproxy (tests/cluster/,
 # docs/scaling.md); needs root (ip netns). Removes everything it made, whatever happens.

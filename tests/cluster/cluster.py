@@ -18,6 +18,8 @@ haproxy and directly to each host:
 - the rollup (the workers' step, one runner at a time across hosts; and `placardctl rollup`
   started on both hosts at once) counts the events of both hosts exactly once in stats_daily;
   while the primary's rollup lock is held elsewhere, neither host's runner runs;
+- `placardctl retention run` on both hosts: none runs while the test holds placard.retention,
+  then both at once delete the old rows once (retention_runs.py);
 - load (bounded): offers queries/s through haproxy to both hosts vs to one host, one run;
 - a GTID replica of the primary has caught up after all of it.
 
@@ -44,6 +46,7 @@ import common as C  # noqa: E402
 import admin_client as A  # noqa: E402
 import cluster_chaos  # noqa: E402
 import replica_reads as R  # noqa: E402
+import retention_runs as RR  # noqa: E402
 
 VISIBLE_BOUND_S = 1.0
 
@@ -312,6 +315,18 @@ def load_step(topo, lb, checks, seconds, figures):
                                        os.getloadavg()[0]))
 
 
+def all_but_chaos(topo, h1, h2, lb, checks, figures, load_seconds):
+    check_spread(topo, lb, checks)
+    admin = check_sessions(topo, h1, h2, lb, checks)
+    check_impression_dedup(topo, h1, h2, checks)
+    check_admin_change(topo, h1, h2, admin, checks)
+    R.check_replica_reads(topo, admin, (h1, h2), checks, figures, within, offer_ids, fmt)
+    check_rollup(topo, h1, h2, lb, checks)
+    RR.check_primary(topo, checks, list(T.HOST_IPS))
+    load_step(topo, lb, checks, load_seconds, figures)
+    check_replica(topo, checks, figures)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default="build")
@@ -319,6 +334,8 @@ def main():
     ap.add_argument("--load-seconds", type=int, default=8)
     ap.add_argument("--timeout", type=int, default=420, help="bound on the whole run")
     ap.add_argument("--keep", action="store_true", help="keep the temporary directory (logs)")
+    ap.add_argument("--only", choices=("chaos",), help="chaos: the topology, then cluster_chaos only "
+                    "(make chaos)")
     a = ap.parse_args()
     if os.geteuid() != 0:
         print("cluster-test: needs root (ip netns)", file=sys.stderr)
@@ -357,14 +374,8 @@ def main():
                           lambda t=t: offer_ids(t) == H.ELECTRONICS_DE, timeout=30)
         topo.wait_for("haproxy: both hosts UP", lambda: set(topo.answered("status").values()) == {"UP"},
                       timeout=30)
-        check_spread(topo, lb, checks)
-        admin = check_sessions(topo, h1, h2, lb, checks)
-        check_impression_dedup(topo, h1, h2, checks)
-        check_admin_change(topo, h1, h2, admin, checks)
-        R.check_replica_reads(topo, admin, (h1, h2), checks, figures, within, offer_ids, fmt)
-        check_rollup(topo, h1, h2, lb, checks)
-        load_step(topo, lb, checks, a.load_seconds, figures)
-        check_replica(topo, checks, figures)
+        if a.only != "chaos":
+            all_but_chaos(topo, h1, h2, lb, checks, figures, a.load_seconds)
         cluster_chaos.run(topo, checks, figures)  # last: it kills the primary and cuts h2 off
     except BaseException as e:  # noqa: B902 - a failure of any kind still cleans up
         failed_setup = "%s: %s" % (type(e).__name__, e)
