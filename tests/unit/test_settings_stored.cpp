@@ -57,7 +57,9 @@ std::string changes(const std::string& json) {
     auto r = patch(json);
     const Body body(r, all_names());
     std::string out;
-    for (const auto& [k, v] : placard::admin::settings_changes(body)) out += k + "=" + v + ";";
+    for (const auto& [k, v] : placard::admin::settings_changes(body)) {
+      out.append(k).append("=").append(v).append(";");
+    }
     return out;
   } catch (const ApiError& e) {
     return std::to_string(e.status()) + " " + e.code() + " " + e.field() + ": " + e.what();
