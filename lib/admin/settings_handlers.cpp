@@ -27,8 +27,9 @@ catalog::Settings typed(const Stored& stored) {
 // invalid_field naming the field when it does not fit the row.
 std::string checked_value(const Body& body, const catalog::StoredSetting& row) {
   const std::string name(row.name);
-  if (!row.writable)
+  if (!row.writable) {
     throw http::invalid_field(name, name + " is a server setting and read only here");
+  }
   switch (row.type) {
     case catalog::StoredType::boolean:
       return *body.opt_boolean(name) ? "true" : "false";
@@ -62,7 +63,7 @@ std::string checked_value(const Body& body, const catalog::StoredSetting& row) {
       return catalog::origins_text(origins);
     }
     case catalog::StoredType::text:
-      break;
+      break;  // any text of min..max characters, below
   }
   return *body.opt_string(name, static_cast<std::size_t>(row.min),
                           static_cast<std::size_t>(row.max));

@@ -4,12 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <regex>
 
 #include "lib/admin/body.h"
 #include "lib/admin/settings_handlers.h"
 #include "lib/admin/settings_rules.h"
 #include "lib/catalog/settings.h"
+#include "lib/db/migrations.h"
 #include "lib/http/api_error.h"
+#include "lib/util/read_file.h"
 
 namespace {
 
@@ -116,6 +119,28 @@ TEST(StoredSettingsTable, DefaultsAnswerAsTheContractSays) {
 
 // Each row's stored text of a value, read back, is the same value; for every row, the default
 // and a value that is not the default.
+// The migrations seeded rows for the settings that existed then (a new one needs no seed: an
+// absent row reads as its default); what they seeded is the table's default.
+TEST(StoredSettingsTable, MigrationSeedsAreTheDefaults) {
+  const std::regex insert(R"(INTO settings \(name, value\) VALUES([^;]*);)");
+  const std::regex pair(R"(\('([A-Za-z0-9]+)', '([^']*)'\))");
+  std::size_t seeded = 0;
+  for (const auto& file : placard::db::list_migrations("sql")) {
+    const auto text = placard::util::read_whole_file(file.path);
+    ASSERT_TRUE(text.has_value()) << file.path;
+    for (std::sregex_iterator i(text->begin(), text->end(), insert), end; i != end; ++i) {
+      const std::string values = (*i)[1];
+      for (std::sregex_iterator j(values.begin(), values.end(), pair); j != end; ++j) {
+        const auto* row = find_stored_setting((*j)[1].str());
+        ASSERT_NE(row, nullptr) << (*j)[1] << " seeded by " << file.name;
+        EXPECT_EQ(row->get(Settings{}), (*j)[2].str()) << (*j)[1] << " in " << file.name;
+        ++seeded;
+      }
+    }
+  }
+  EXPECT_GE(seeded, 13U);  // the rows seeded by 0001, 0002 and 0008
+}
+
 TEST(StoredSettingsTable, EveryRowRoundTrips) {
   const std::map<std::string, std::string> others = {
       {"available", "false"},
