@@ -19,7 +19,10 @@ std::size_t utf8_length(std::string_view text) {
   }));
 }
 
-Body::Body(http::Request& request, std::initializer_list<std::string_view> allowed) {
+Body::Body(http::Request& request, std::initializer_list<std::string_view> allowed)
+    : Body(request, std::vector<std::string_view>(allowed)) {}
+
+Body::Body(http::Request& request, const std::vector<std::string_view>& allowed) {
   http::parse_object_body(request, doc_.doc());
   for (const auto& m : doc_.doc().GetObject()) {
     const std::string_view key(m.name.GetString(), m.name.GetStringLength());

@@ -17,6 +17,7 @@ namespace placard::admin {
 class Body {
  public:
   Body(http::Request& request, std::initializer_list<std::string_view> allowed);
+  Body(http::Request& request, const std::vector<std::string_view>& allowed);
   Body(const Body&) = delete;
   Body& operator=(const Body&) = delete;
 

@@ -18,81 +18,69 @@ namespace {
 
 using Stored = std::map<std::string, std::string>;
 
-// The per-client limits of impressions and clicks: each 0 (off) .. catalog::kMaxEventLimit.
-constexpr const char* kLimitSettings[] = {"clickLimitPerMinute", "clickLimitPer10Minutes",
-                                          "clickLimitPerHour", "impressionLimitPer5Minutes"};
-
 catalog::Settings typed(const Stored& stored) {
   std::vector<std::string> problems;  // a bad stored value reads as its default, as in the snapshot
   return catalog::parse_settings(stored, problems);
 }
 
-std::string int_text(std::int64_t v) {
-  return std::to_string(v);
-}
-
-std::string origins_text(const std::vector<std::string>& origins) {
-  rapidjson::StringBuffer buf;
-  json::Writer w(buf);
-  w.StartArray();
-  for (const auto& o : origins) w.String(o);
-  w.EndArray();
-  return json::to_string(buf);
+// The body's value of `row` (present in the body) as the database stores it; 400
+// invalid_field naming the field when it does not fit the row.
+std::string checked_value(const Body& body, const catalog::StoredSetting& row) {
+  const std::string name(row.name);
+  if (!row.writable) {
+    throw http::invalid_field(name, name + " is a server setting and read only here");
+  }
+  switch (row.type) {
+    case catalog::StoredType::boolean:
+      return *body.opt_boolean(name) ? "true" : "false";
+    case catalog::StoredType::integer:
+      return std::to_string(*body.opt_integer(name, row.min, row.max));
+    case catalog::StoredType::version: {
+      const auto text = body.opt_string(name, static_cast<std::size_t>(row.min),
+                                        static_cast<std::size_t>(row.max));
+      const auto version = util::parse_version(*text);
+      if (!version) {
+        throw http::invalid_field(name, name +
+                                            " must be <major>.<minor>.<patch>, each 0..99999, "
+                                            "e.g. 1.4.2");
+      }
+      return version->to_string();
+    }
+    case catalog::StoredType::origins: {
+      const auto list = body.opt_string_array(name, static_cast<std::size_t>(row.max));
+      std::vector<std::string> origins;
+      for (std::size_t i = 0; i < list->size(); ++i) {
+        const auto o = normalize_client_origin((*list)[i]);
+        if (!o) {
+          const std::string field = name + "[" + std::to_string(i) + "]";
+          throw http::invalid_field(field, field +
+                                               " must be an origin scheme://host[:port] "
+                                               "without a path, e.g. chrome-extension://<id>, "
+                                               "or moz-extension://*");
+        }
+        if (std::find(origins.begin(), origins.end(), *o) == origins.end()) origins.push_back(*o);
+      }
+      return catalog::origins_text(origins);
+    }
+    case catalog::StoredType::text:
+      break;  // any text of min..max characters, below
+  }
+  return *body.opt_string(name, static_cast<std::size_t>(row.min),
+                          static_cast<std::size_t>(row.max));
 }
 
 }  // namespace
 
 Stored settings_changes(const Body& body) {
-  if (body.has("publicOrigin")) {
-    throw http::invalid_field("publicOrigin",
-                              "publicOrigin is a server setting and read only here");
-  }
+  const auto& table = catalog::stored_settings_table();
   Stored out;
-  if (const auto v = body.opt_boolean("available")) out["available"] = *v ? "true" : "false";
-  if (const auto v = body.opt_integer("refreshIntervalSeconds", 60, 86400)) {
-    out["refreshIntervalSeconds"] = int_text(*v);
-  }
-  if (const auto v = body.opt_string("minExtensionVersion", 1, 32)) {
-    const auto version = util::parse_version(*v);
-    if (!version) {
-      throw http::invalid_field("minExtensionVersion",
-                                "minExtensionVersion must be <major>.<minor>.<patch>, each "
-                                "0..99999, e.g. 1.4.2");
-    }
-    out["minExtensionVersion"] = version->to_string();
-  }
-  if (const auto list = body.opt_string_array("allowedClientOrigins", 50)) {
-    std::vector<std::string> origins;
-    for (std::size_t i = 0; i < list->size(); ++i) {
-      const auto o = normalize_client_origin((*list)[i]);
-      if (!o) {
-        const std::string field = "allowedClientOrigins[" + std::to_string(i) + "]";
-        throw http::invalid_field(field, field +
-                                             " must be an origin scheme://host[:port] "
-                                             "without a path, e.g. chrome-extension://<id>, "
-                                             "or moz-extension://*");
+  // The read-only ones are refused first, whatever else the body holds.
+  for (const bool writable : {false, true}) {
+    for (const auto& row : table) {
+      if (row.writable == writable && body.has(row.name)) {
+        out[std::string(row.name)] = checked_value(body, row);
       }
-      if (std::find(origins.begin(), origins.end(), *o) == origins.end()) origins.push_back(*o);
     }
-    out["allowedClientOrigins"] = origins_text(origins);
-  }
-  if (const auto v = body.opt_integer("tokenTtlSeconds", 1, 30LL * 86400)) {
-    out["tokenTtlSeconds"] = int_text(*v);
-  }
-  if (const auto v = body.opt_integer("sessionIdleMinutes", catalog::kMinSessionIdleMinutes,
-                                      catalog::kMaxSessionIdleMinutes)) {
-    out["sessionIdleMinutes"] = int_text(*v);
-  }
-  if (const auto v = body.opt_integer("rawEventRetentionDays", catalog::kMinRetentionDays,
-                                      catalog::kMaxRetentionDays)) {
-    out["rawEventRetentionDays"] = int_text(*v);
-  }
-  if (const auto v =
-          body.opt_integer("networkSyncIntervalMinutes", 0, catalog::kMaxSyncIntervalMinutes)) {
-    out["networkSyncIntervalMinutes"] = int_text(*v);
-  }
-  for (const char* name : kLimitSettings) {
-    if (const auto v = body.opt_integer(name, 0, catalog::kMaxEventLimit)) out[name] = int_text(*v);
   }
   return out;
 }
@@ -119,11 +107,9 @@ catalog::Settings shown(catalog::Settings settings, const AdminConfig& config) {
 }
 
 http::Response patch_settings(http::Request& req, AdminContext& ctx, const Actor& actor) {
-  const Body body(
-      req, {"available", "refreshIntervalSeconds", "minExtensionVersion", "allowedClientOrigins",
-            "tokenTtlSeconds", "sessionIdleMinutes", "rawEventRetentionDays",
-            "networkSyncIntervalMinutes", "publicOrigin", "clickLimitPerMinute",
-            "clickLimitPer10Minutes", "clickLimitPerHour", "impressionLimitPer5Minutes"});
+  std::vector<std::string_view> fields;
+  for (const auto& row : catalog::stored_settings_table()) fields.push_back(row.name);
+  const Body body(req, fields);
   const Stored changes = settings_changes(body);
   std::string after_json;
   ctx.stores.tx.run([&] {

@@ -107,37 +107,31 @@ std::string settings_json(const catalog::Settings& s) {
   rapidjson::StringBuffer buf;
   json::Writer w(buf);
   w.StartObject();
-  w.Key("available");
-  w.Bool(s.available);
-  w.Key("refreshIntervalSeconds");
-  w.Int(s.refresh_interval_seconds);
-  w.Key("minExtensionVersion");
-  w.String(s.min_extension_version.to_string());
-  w.Key("allowedClientOrigins");
-  w.StartArray();
-  for (const auto& o : s.allowed_client_origins) w.String(o);
-  w.EndArray();
-  w.Key("tokenTtlSeconds");
-  w.Int64(s.token_ttl_seconds);
-  w.Key("sessionIdleMinutes");
-  w.Int(s.session_idle_minutes);
-  w.Key("rawEventRetentionDays");
-  w.Int(s.raw_event_retention_days);
-  w.Key("networkSyncIntervalMinutes");
-  w.Int(s.network_sync_interval_minutes);
-  w.Key("clickLimitPerMinute");
-  w.Int(s.click_limit_per_minute);
-  w.Key("clickLimitPer10Minutes");
-  w.Int(s.click_limit_per_10_minutes);
-  w.Key("clickLimitPerHour");
-  w.Int(s.click_limit_per_hour);
-  w.Key("impressionLimitPer5Minutes");
-  w.Int(s.impression_limit_per_5_minutes);
-  w.Key("publicOrigin");
-  if (s.public_origin.empty()) {
-    w.Null();
-  } else {
-    w.String(s.public_origin);
+  for (const auto& row : catalog::stored_settings_table()) {
+    w.Key(row.name.data(), static_cast<rapidjson::SizeType>(row.name.size()));
+    const std::string text = row.get(s);
+    const auto size = static_cast<rapidjson::SizeType>(text.size());
+    switch (row.type) {
+      case catalog::StoredType::boolean:
+        w.Bool(text == "true");
+        break;
+      case catalog::StoredType::integer:
+        w.RawValue(text.data(), size, rapidjson::kNumberType);
+        break;
+      case catalog::StoredType::origins:
+        w.RawValue(text.data(), size, rapidjson::kArrayType);
+        break;
+      case catalog::StoredType::version:
+        w.String(text);
+        break;
+      case catalog::StoredType::text:
+        if (text.empty()) {
+          w.Null();
+        } else {
+          w.String(text);
+        }
+        break;
+    }
   }
   w.EndObject();
   return json::to_string(buf);

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lib/util/version.h"
@@ -38,6 +39,43 @@ inline constexpr int kMaxRetentionDays = 3650;
 inline constexpr int kMaxSyncIntervalMinutes = 7 * 24 * 60;
 inline constexpr int kMaxEventLimit = 10000;  // the per-client limits: 0 (off) .. this
 
+// How a stored setting is written in the database, checked by the admin API and shown in JSON.
+enum class StoredType {
+  boolean,  // "true" / "false"; a JSON boolean
+  integer,  // decimal from min to max; a JSON number
+  version,  // <major>.<minor>.<patch>; a JSON string (the API takes min..max characters)
+  origins,  // a JSON array of origins (the API takes at most max entries, each normalised)
+  text,     // any text; a JSON string, null when empty
+};
+
+// One administrator setting: its name (the same in the admin API's JSON and as the key of table
+// `settings`), type, range, whether PATCH /admin/api/v1/settings may change it, and the field
+// of Settings it fills (whose initializer is the default). The snapshot reader (parse_settings),
+// the admin API's validation and its JSON answer (lib/admin/settings_*) all go through the
+// table, so a new database-held setting is one field of Settings plus one row.
+struct StoredSetting {
+  std::string_view name;
+  StoredType type = StoredType::integer;
+  std::int64_t min = 0;
+  std::int64_t max = 0;
+  bool writable = true;  // false: the API refuses it (publicOrigin is the config file's)
+  // The field as stored text (what the database holds), and stored text into the field; false
+  // (the field untouched) when the text does not fit the type and range.
+  std::string (*get)(const Settings&) = nullptr;
+  bool (*put)(Settings&, const StoredSetting&, std::string_view text) = nullptr;
+};
+
+// Every administrator setting, in the order GET /settings shows them.
+const std::vector<StoredSetting>& stored_settings_table();
+
+// The row named `name`, or nullptr.
+const StoredSetting* find_stored_setting(std::string_view name);
+
+// A list of origins as allowedClientOrigins is stored: a JSON array of strings.
+std::string origins_text(const std::vector<std::string>& origins);
+
+// Every stored setting, typed. Unknown names are ignored; bad values keep their defaults and
+// are reported in `problems` (allowedClientOrigins fails closed instead, see above).
 Settings parse_settings(const std::map<std::string, std::string>& values,
                         std::vector<std::string>& problems);
 

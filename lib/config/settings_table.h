@@ -6,7 +6,8 @@
 // the default) plus one row here.
 //
 // The settings the admin API changes at run time (publicOrigin, rawEventRetentionDays, ...) live
-// in the database, not here: lib/admin/settings_rules.cpp declares those.
+// in the database, not here: catalog::stored_settings_table (lib/catalog/settings.h) declares
+// those.
 #include <string>
 #include <string_view>
 #include <vector>
