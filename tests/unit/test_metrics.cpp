@@ -152,7 +152,7 @@ placard::http::Request metrics_request(const std::string& peer, const std::strin
   req.method = "GET";
   req.path = "/metrics";
   req.remote_addr = peer;
-  if (!auth.empty()) req.headers.emplace_back("authorization", auth);
+  if (!auth.empty()) req.headers.push_back({"authorization", auth});
   return req;
 }
 
@@ -208,10 +208,10 @@ TEST(MetricsEndpoint, ForwardedClientsCountOnlyThroughTrustedProxies) {
   cfg.allow = "10.0.0.5";
   const placard::api::MetricsEndpoint e(r, cfg, placard::http::TrustedProxies::parse("127.0.0.1"));
   auto via_proxy = metrics_request("127.0.0.1");
-  via_proxy.headers.emplace_back("x-forwarded-for", "10.0.0.5");
+  via_proxy.headers.push_back({"x-forwarded-for", "10.0.0.5"});
   EXPECT_EQ(status_of(e, via_proxy), 200);
   auto forged = metrics_request("192.0.2.7");
-  forged.headers.emplace_back("x-forwarded-for", "10.0.0.5");
+  forged.headers.push_back({"x-forwarded-for", "10.0.0.5"});
   EXPECT_EQ(status_of(e, forged), 404);
   EXPECT_EQ(status_of(e, metrics_request("127.0.0.1")), 404);  // the proxy itself is not listed
 }
