@@ -72,10 +72,13 @@ lane_2() {
   suite soak 300 python3 tests/resilience/soak.py --seconds 30 --probe 3 --build "$BUILD" --out "$RESULTS/soak"
   suite shared-host 900 python3 tests/shared_hosting/test_shared_host.py --build "$BUILD"
   suite cluster 600 python3 tests/cluster/cluster.py --build "$BUILD" --load-seconds 2
+  # The Galera topology (three galera-4 nodes, two web hosts), after the other namespace test
+  # (never beside it); lane 3, with the cold clang-tidy run, is the longest lane.
+  suite cluster-galera 600 python3 tests/cluster/galera.py --build "$BUILD"
 }
 
-# Lane 3: the fuzz targets (their clang build first), the linters, the client module's Node tests
-# and the bench report's rules, then the Galera cluster.
+# Lane 3: work without stacks: the fuzz targets (their clang build first), the linters, the client
+# module's Node tests and the bench report's rules.
 lane_3() {
   # shellcheck disable=SC2016 # "$@" is the child's: the --summary FILE that suite appends
   suite fuzz 1500 env FUZZ_SECONDS="${FUZZ_TEST_SECONDS:-20}" \
@@ -83,9 +86,6 @@ lane_3() {
   suite lint 2400 bash scripts/lint.sh  # under a load of ~20 it took ~40 min; ~4 quiet
   suite client-unit 300 node clients/placard-client/test-support/summary.mjs
   suite bench-report 60 python3 tests/bench/test_report_p99.py
-  # The Galera topology (three galera-4 nodes in network namespaces, two web hosts): no CPU-heavy
-  # stack of the other lanes is left when this lane's linters are done.
-  suite cluster-galera 600 python3 tests/cluster/galera.py --build "$BUILD"
 }
 
 rm -f "$RESULTS/openapi-traffic.jsonl"  # this run's answers only
