@@ -43,6 +43,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "resilience"))
 import topology as T  # noqa: E402
 from topology import H  # noqa: E402
 import common as C  # noqa: E402
+import run_end  # noqa: E402
 import admin_client as A  # noqa: E402
 import cluster_chaos  # noqa: E402
 import replica_reads as R  # noqa: E402
@@ -352,7 +353,6 @@ def main():
     checks = C.Checks("make cluster-test: 2 web hosts, 1 MariaDB primary, haproxy")
     figures = {}
     topo = T.Topology(a.build)
-    failed_setup = None
     try:
         C.log("namespaces %s-{lb,db,h1,h2}, 10.253.25.0/24, dir %s" % (topo.prefix, topo.dir))
         topo.make_network()
@@ -378,21 +378,9 @@ def main():
             all_but_chaos(topo, h1, h2, lb, checks, figures, a.load_seconds)
         cluster_chaos.run(topo, checks, figures)  # last: it kills the primary and cuts h2 off
     except BaseException as e:  # noqa: B902 - a failure of any kind still cleans up
-        failed_setup = "%s: %s" % (type(e).__name__, e)
-        checks.add("run", "the run completed", False, failed_setup[:500])
-        for name in ("h1/log/placard.log", "h2/log/placard.log", "db/mariadb.err", "haproxy.log"):
-            try:
-                with open(topo.path(name), errors="replace") as f:
-                    C.log("--- %s\n%s" % (name, "".join(f.readlines()[-15:])))
-            except OSError:
-                pass
+        run_end.record_failure(checks, topo, e, ("h1/log/placard.log", "h2/log/placard.log", "db/mariadb.err", "haproxy.log"))
     finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        topo.cleanup(keep_dir=a.keep)
-        C.log("cleaned up: processes stopped, namespaces deleted%s"
-              % (", kept " + topo.dir if a.keep else ", directory removed"))
+        run_end.clean_up(topo, a.keep)
     return checks.finish(a.summary, {"figures": figures})
 
 

@@ -40,6 +40,7 @@ import galera_topology as G  # noqa: E402
 import cluster as CL  # noqa: E402
 from topology import H  # noqa: E402
 import common as C  # noqa: E402
+import run_end  # noqa: E402
 import retention_runs as RR  # noqa: E402
 import kill_clicks as KC  # noqa: E402
 from load_client import CLICKABLE  # noqa: E402
@@ -359,20 +360,9 @@ def main():
             check_sync(topo, h1, h2, admin, checks)
         check_node_kill(topo, h1, h2, checks, figures, max(3, min(a.kill_load_seconds, 30)))
     except BaseException as e:  # noqa: B902 - a failure of any kind still cleans up
-        checks.add("run", "the run completed", False, ("%s: %s" % (type(e).__name__, e))[:500])
-        for name in ("h1/log/placard.log", "h2/log/placard.log", "g1/mariadb.err", "g2/mariadb.err"):
-            try:
-                with open(topo.path(name), errors="replace") as f:
-                    C.log("--- %s\n%s" % (name, "".join(f.readlines()[-15:])))
-            except OSError:
-                pass
+        run_end.record_failure(checks, topo, e, ("h1/log/placard.log", "h2/log/placard.log", "g1/mariadb.err", "g2/mariadb.err"))
     finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        topo.cleanup(keep_dir=a.keep)
-        C.log("cleaned up: processes stopped, namespaces deleted%s"
-              % (", kept " + topo.dir if a.keep else ", directory removed"))
+        run_end.clean_up(topo, a.keep)
     return checks.finish(a.summary, {"figures": figures})
 
 

@@ -18,6 +18,7 @@ the cost of the balancer and of spreading, not the capacity a second machine add
 on SIGTERM/SIGINT; --summary writes {"passed", "failed", "checks", "figures"}."""
 
 import argparse
+import http.client
 import json
 import os
 import re
@@ -34,6 +35,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "e2e"))
 import topology as T  # noqa: E402
 from topology import H  # noqa: E402
 import common as C  # noqa: E402
+import run_end  # noqa: E402
 import placard_tokens  # noqa: E402  (tools/, on harness's path)
 import test_metrics as M  # noqa: E402  (the exposition parser)
 
@@ -60,7 +62,7 @@ class MeteredTopology(T.Topology):
 
 def scrape(topo, host):
     """{(route, code): requests} from a host's GET /metrics (parsed by test_metrics' parser)."""
-    conn = H.httpclient.HTTPConnection(T.HOST_IPS[host], topo.port, timeout=10)
+    conn = http.client.HTTPConnection(T.HOST_IPS[host], topo.port, timeout=10)
     try:
         conn.request("GET", "/metrics")
         resp = conn.getresponse()
@@ -201,19 +203,9 @@ def main():
         topo.wait_for("metrics on both hosts", scraped, timeout=30)
         run_load(topo, checks, a.seconds, figures)
     except BaseException as e:  # noqa: B902 - a failure of any kind still cleans up
-        checks.add("run", "the run completed", False, ("%s: %s" % (type(e).__name__, e))[:500])
-        for name in ("h1/log/placard.log", "h2/log/placard.log", "haproxy.log"):
-            try:
-                with open(topo.path(name), errors="replace") as f:
-                    C.log("--- %s\n%s" % (name, "".join(f.readlines()[-15:])))
-            except OSError:
-                pass
+        run_end.record_failure(checks, topo, e, ("h1/log/placard.log", "h2/log/placard.log", "haproxy.log"))
     finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        topo.cleanup(keep_dir=a.keep)
-        C.log("cleaned up: processes stopped, namespaces deleted")
+        run_end.clean_up(topo, a.keep)
     return checks.finish(a.summary, {"figures": figures})
 
 
