@@ -284,20 +284,28 @@ class Topology:
                     "backend hosts\n    balance roundrobin\n    option httpchk GET /api/v1/config\n%s"
                     % (self.path("haproxy.stat"), self.lb_port, servers))
         run("haproxy", "-c", "-f", cfg)
-        self.spawn("haproxy", "lb", ["haproxy", "-db", "-f", cfg], self.path("haproxy.log"))
+        proc = self.spawn("haproxy", "lb", ["haproxy", "-db", "-f", cfg], self.path("haproxy.log"))
+        # Its stats socket appears a moment after the start (longer on busy cores): callers may
+        # ask it at once.
+        self.wait_for("haproxy's stats socket", self._stats_answer, timeout=30, proc=proc)
+
+    def _stats_answer(self):
+        try:
+            return bool(self.haproxy_command("show info"))
+        except OSError:
+            return False
 
     def haproxy_command(self, command):
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        s.settimeout(5)
-        s.connect(self.path("haproxy.stat"))
-        s.sendall(command.encode() + b"\n")
-        data = b""
-        while True:
-            chunk = s.recv(65536)
-            if not chunk:
-                break
-            data += chunk
-        s.close()
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            s.settimeout(5)
+            s.connect(self.path("haproxy.stat"))
+            s.sendall(command.encode() + b"\n")
+            data = b""
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
         return data.decode("utf-8", "replace")
 
     def answered(self, field="hrsp_2xx"):
