@@ -12,9 +12,11 @@ std::optional<std::uint16_t> Snapshot::country_index(std::string_view code) cons
 
 std::span<const std::uint32_t> Snapshot::candidates(std::optional<std::uint32_t> category,
                                                     std::uint16_t country) const {
-  const auto it = index.find(index_key(category, country));
-  if (it == index.end()) return {};
-  return it->second;
+  const auto key = index_key(category, country);
+  const auto it = std::lower_bound(index.begin(), index.end(), key,
+                                   [](const IndexRange& r, std::uint64_t k) { return r.key < k; });
+  if (it == index.end() || it->key != key) return {};
+  return std::span<const std::uint32_t>(index_entries).subspan(it->first, it->count);
 }
 
 std::string_view Snapshot::offer_text(const LiveOffer& offer, int field) const {

@@ -174,10 +174,10 @@ void SnapshotBuilder::add_offer(const OfferRow& row) {
   const auto offer_index = static_cast<std::uint32_t>(s.offers.size());
   s.offers.push_back(o);
   for (const auto c : countries) {
-    s.index[Snapshot::index_key(std::nullopt, c)].push_back(offer_index);
+    lists_[Snapshot::index_key(std::nullopt, c)].push_back(offer_index);
     for (int n = static_cast<int>(node); n >= 0;
          n = s.categories[static_cast<std::size_t>(n)].parent) {
-      s.index[Snapshot::index_key(static_cast<std::uint32_t>(n), c)].push_back(offer_index);
+      lists_[Snapshot::index_key(static_cast<std::uint32_t>(n), c)].push_back(offer_index);
     }
   }
 }
@@ -252,14 +252,26 @@ void SnapshotBuilder::render_categories() {
 
 std::shared_ptr<const Snapshot> SnapshotBuilder::finish() {
   auto& s = *snap_;
-  for (auto& [key, list] : s.index) {
+  std::size_t total = 0;
+  for (auto& [key, list] : lists_) {
     std::sort(list.begin(), list.end(), [&](std::uint32_t a, std::uint32_t b) {
       return s.offers[a].priority != s.offers[b].priority
                  ? s.offers[a].priority > s.offers[b].priority
                  : s.offers[a].id < s.offers[b].id;
     });
-    list.shrink_to_fit();
+    total += list.size();
   }
+  s.index_entries.reserve(total);
+  s.index.reserve(lists_.size());
+  for (const auto& [key, list] : lists_) {
+    s.index.push_back({key, static_cast<std::uint32_t>(s.index_entries.size()),
+                       static_cast<std::uint32_t>(list.size())});
+    s.index_entries.insert(s.index_entries.end(), list.begin(), list.end());
+  }
+  std::sort(
+      s.index.begin(), s.index.end(),
+      [](const Snapshot::IndexRange& a, const Snapshot::IndexRange& b) { return a.key < b.key; });
+  lists_ = {};
   s.offers.shrink_to_fit();
   s.text.shrink_to_fit();
   render_config();

@@ -32,6 +32,9 @@ class SnapshotBuilder {
   std::vector<std::string> problems_;
   std::vector<PlacementRow> placements_;
   std::unordered_map<std::uint32_t, std::uint32_t> node_by_id_;  // category id -> node index
+  // The candidate lists while offers are added; finish() copies them into the snapshot's one
+  // block (Snapshot::index_entries).
+  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> lists_;
 };
 
 }  // namespace placard::catalog
