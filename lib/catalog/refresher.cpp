@@ -3,18 +3,29 @@
 namespace placard::catalog {
 
 Refresher::Refresher(SnapshotHolder& holder, ReadVersion read_version, Load load, Report report,
-                     std::chrono::milliseconds interval, Installed installed)
+                     std::chrono::milliseconds interval, Released released)
     : holder_(holder),
       read_version_(std::move(read_version)),
       load_(std::move(load)),
       report_(std::move(report)),
       interval_(interval),
-      installed_(std::move(installed)) {}
+      released_(std::move(released)) {}
+
+void Refresher::release_if_gone() {
+  if (!release_pending_ || !replaced_.expired()) return;
+  release_pending_ = false;
+  if (released_) released_();
+}
 
 bool Refresher::poll_once() {
+  release_if_gone();  // a request that held the replaced snapshot during the last swap is done
   try {
-    const auto current = holder_.get();
-    if (current && read_version_() == current->version) {
+    // Only the version: a reference held here kept the old snapshot alive until this function
+    // returned, after the worker's malloc_trim had run, and its memory stayed with the process
+    // (issue 24: VmRSS after a second rebuild at 100,000 offers, 70 MiB; 52 MiB without it).
+    std::optional<std::uint64_t> current_version;
+    if (const auto current = holder_.get()) current_version = current->version;
+    if (current_version && read_version_() == *current_version) {
       if (failing_) report_("catalog: database reachable again");
       failing_ = false;
       confirmed_at_.store(std::chrono::steady_clock::now().time_since_epoch().count());
@@ -32,10 +43,12 @@ bool Refresher::poll_once() {
     report_("catalog: snapshot version " + std::to_string(next->version) + " with " +
             std::to_string(next->offers.size()) + " live offers built in " + std::to_string(ms) +
             " ms");
+    replaced_ = holder_.get();
+    release_pending_ = true;
     holder_.set(std::move(next));
     failing_ = false;
     confirmed_at_.store(std::chrono::steady_clock::now().time_since_epoch().count());
-    if (installed_) installed_();
+    release_if_gone();
     return true;
   } catch (const std::exception& e) {
     if (!failing_)

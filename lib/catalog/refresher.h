@@ -22,15 +22,18 @@ class Refresher {
   // nullptr: not yet (the source waits for a replica to catch up); the current snapshot stays.
   using Load = std::function<std::shared_ptr<const Snapshot>()>;
   using Report = std::function<void(const std::string&)>;
-  using Installed = std::function<void()>;
+  using Released = std::function<void()>;
 
-  // installed (optional) runs after each new snapshot is in place, e.g. to hand the memory of
-  // the previous one back to the operating system.
+  // released (optional) runs once the snapshot a new one replaced is gone, e.g. to hand its
+  // memory back to the operating system: right after the swap when nothing else held it, else at
+  // the first poll after the last request that held it let go.
   Refresher(SnapshotHolder& holder, ReadVersion read_version, Load load, Report report,
-            std::chrono::milliseconds interval, Installed installed = {});
+            std::chrono::milliseconds interval, Released released = {});
 
   // One poll: returns true when a new snapshot was installed.
   bool poll_once();
+  // Runs released_ when the replaced snapshot is gone and it has not run for it yet.
+  void release_if_gone();
   void run();  // polls until stop()
   void stop();
 
@@ -45,7 +48,9 @@ class Refresher {
   Load load_;
   Report report_;
   std::chrono::milliseconds interval_;
-  Installed installed_;
+  Released released_;
+  std::weak_ptr<const Snapshot> replaced_;  // the snapshot the last install replaced
+  bool release_pending_ = false;            // released_ not yet run for it
   bool failing_ = false;
   // steady_clock ticks of the last successful poll; 0: none yet.
   std::atomic<std::chrono::steady_clock::rep> confirmed_at_{0};
