@@ -300,12 +300,7 @@ class Topology:
             s.settimeout(5)
             s.connect(self.path("haproxy.stat"))
             s.sendall(command.encode() + b"\n")
-            data = b""
-            while True:
-                chunk = s.recv(65536)
-                if not chunk:
-                    break
-                data += chunk
+            data = b"".join(iter(lambda: s.recv(65536), b""))  # until haproxy closes
         return data.decode("utf-8", "replace")
 
     def answered(self, field="hrsp_2xx"):
