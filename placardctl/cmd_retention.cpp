@@ -18,7 +18,9 @@ int cmd_retention(const Context& ctx, const Argv& argv) {
         << "placardctl retention run\nDeletes raw impressions and clicks older than the "
            "retention (rawEventRetentionDays,\nnever less than the token time to live) now, "
            "in small batches. Statistics are kept.\nAlso removes unapproved accounts older than "
-           "registration.pending_days.\n";
+           "registration.pending_days.\n"
+           "Exit status: 0 done, 3 another pass holds the lock (nothing done; as for rollup and\n"
+           "sync, 3 means another runner is at it).\n";
     return argv.empty() || (argv[0] != "--help" && argv[0] != "-h") ? 2 : 0;
   }
   (void)parse(Argv(argv.begin() + 1, argv.end()), {}, {});
@@ -32,7 +34,7 @@ int cmd_retention(const Context& ctx, const Argv& argv) {
       db::delete_old_events(session, days, db::RetentionOptions{}, cfg.auth.pending_days);
   if (!pass.ran) {
     std::cout << "another retention pass is running; nothing done\n";
-    return 0;
+    return 3;  // as rollup and sync: not done, another runner holds the lock
   }
   db::record_background_run(session, "retention", true, "placardctl");
   std::cout << "retention " << days << " days: deleted " << pass.impressions << " impressions and "

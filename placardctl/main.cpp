@@ -36,7 +36,9 @@ void usage(std::ostream& out) {
          "  journal       the click journal: status, or replay it now\n"
          "The config path defaults to $PLACARD_CONFIG, then /etc/placard/placard.conf; the\n"
          "migration credentials' file (db.admin_user, db.admin_password) to\n"
-         "$PLACARD_ADMIN_CONFIG, then placard-admin.conf beside the config.\n";
+         "$PLACARD_ADMIN_CONFIG, then placard-admin.conf beside the config.\n"
+         "Exit status 3 from rollup, retention run and sync: not done, another runner holds the\n"
+         "lock (on any host); try again later. (setup has its own statuses: setup --help.)\n";
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "lib/config/config_file.h"
+#include "lib/config/db_hosts.h"
 #include "lib/config/public_address.h"
 #include "lib/http/client_address.h"
 #include "lib/network/url_policy.h"
@@ -137,6 +138,11 @@ std::string bearer_token(std::string_view value) {
   return std::string(value);
 }
 
+// db.host: one node or several (tried in order, lib/db/mysql_session.cpp), stored normalized.
+std::string db_hosts(std::string_view value) {
+  return normalize_db_hosts(value);  // throws std::invalid_argument
+}
+
 std::string origin(std::string_view value) {
   if (value.empty()) return {};
   if (auto error = check_public_origin(value); !error.empty()) {
@@ -183,7 +189,10 @@ std::vector<Setting> make_settings() {
           "# placardctl rollup / retention run / sync --due do (web servers that reap idle "
           "workers).\n"),
       init(text<&C::db, &D::socket>("db.socket", "\n")),
-      init(text<&C::db, &D::host>("db.host")),
+      init(checked<&C::db, &D::host>(
+          "db.host", &db_hosts,
+          "# db.host may list several nodes of one cluster (Galera), host or host:port,\n"
+          "# comma-separated: tried in that order; one that failed is skipped for 10 s.\n")),
       init(integer<&C::db, &D::port>("db.port", 1, 65535)),
       init(text<&C::db, &D::name>("db.name")),
       init(text<&C::db, &D::user>("db.user")),

@@ -17,6 +17,8 @@ ConnectionParams params_as(const config::DatabaseConfig& db, const std::string& 
   p.ssl_cert = db.ssl_cert;
   p.ssl_key = db.ssl_key;
   p.ssl_verify = db.ssl_verify;
+  // One skip list for every session made from these params (the threads of one process).
+  p.skips = std::make_shared<NodeSkips>();
   return p;
 }
 

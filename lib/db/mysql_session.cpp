@@ -2,6 +2,11 @@
 
 #include <mysql_driver.h>
 
+#include <exception>
+#include <stdexcept>
+
+#include "lib/config/db_hosts.h"
+
 namespace placard::db {
 
 void init_driver() {
@@ -29,7 +34,9 @@ void add_tls_options(const ConnectionParams& p, sql::ConnectOptionsMap& options)
   }
 }
 
-MysqlSession::MysqlSession(ConnectionParams params) : params_(std::move(params)) {}
+MysqlSession::MysqlSession(ConnectionParams params) : params_(std::move(params)) {
+  if (!params_.skips) params_.skips = std::make_shared<NodeSkips>();
+}
 
 MysqlSession::~MysqlSession() {
   reset();
@@ -52,26 +59,81 @@ bool MysqlSession::is_connection_error(int code) {
   }
 }
 
+namespace {
+
+std::vector<std::string> node_urls(const ConnectionParams& p) {
+  std::vector<std::string> urls;
+  try {
+    for (const auto& node : config::parse_db_hosts(p.host, p.port)) {
+      urls.push_back(config::tcp_url(node));
+    }
+  } catch (const std::invalid_argument&) {
+    urls.clear();  // not from a checked config (db.host is checked when read): as given
+  }
+  if (urls.empty()) urls.push_back("tcp://" + p.host + ":" + std::to_string(p.port));
+  return urls;
+}
+
+std::unique_ptr<sql::Connection> open(sql::ConnectOptionsMap& options) {
+  std::unique_ptr<sql::Connection> c(sql::mysql::get_mysql_driver_instance()->connect(options));
+  const std::unique_ptr<sql::Statement> init(c->createStatement());
+  init->execute("SET time_zone = '+00:00', sql_mode = 'STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION'");
+  return c;
+}
+
+// The server went away (killed, shut down, cut off from its cluster): its node is skipped.
+bool server_gone(int code) {
+  return code == 1047 || code == 1053 || code == 2006 || code == 2013 || code == 2055;
+}
+
+}  // namespace
+
+std::unique_ptr<sql::Connection> MysqlSession::connect_tcp(sql::ConnectOptionsMap& options) {
+  const auto urls = node_urls(params_);
+  std::exception_ptr last;
+  for (const auto i : params_.skips->order(urls, NodeSkips::Clock::now())) {
+    options["hostName"] = sql::SQLString(urls[i]);
+    try {
+      auto c = open(options);
+      params_.skips->succeeded(urls[i]);
+      node_ = urls[i];
+      return c;
+    } catch (const sql::SQLException& e) {
+      if (!is_connection_error(e.getErrorCode())) throw;
+      params_.skips->failed(urls[i], NodeSkips::Clock::now());
+      last = std::current_exception();
+    }
+  }
+  std::rethrow_exception(last);
+}
+
 sql::Connection& MysqlSession::connection() {
   if (connection_) return *connection_;
   sql::ConnectOptionsMap options;
-  options["hostName"] =
-      params_.socket.empty()
-          ? sql::SQLString("tcp://" + params_.host + ":" + std::to_string(params_.port))
-          : sql::SQLString("unix://" + params_.socket);
   options["userName"] = sql::SQLString(params_.user);
   options["password"] = sql::SQLString(params_.password);
   options["schema"] = sql::SQLString(params_.name);
   options["OPT_CHARSET_NAME"] = sql::SQLString("utf8mb4");
+  // A node that does not answer at all (packets dropped) costs this once per skip (NodeSkips).
   options["OPT_CONNECT_TIMEOUT"] = 2;
   options["OPT_READ_TIMEOUT"] = params_.io_timeout_seconds;
   options["OPT_WRITE_TIMEOUT"] = params_.io_timeout_seconds;
   options["OPT_RECONNECT"] = false;
-  if (params_.socket.empty()) add_tls_options(params_, options);
-  connection_.reset(sql::mysql::get_mysql_driver_instance()->connect(options));
-  const std::unique_ptr<sql::Statement> init(connection_->createStatement());
-  init->execute("SET time_zone = '+00:00', sql_mode = 'STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION'");
+  if (params_.socket.empty()) {
+    add_tls_options(params_, options);
+    connection_ = connect_tcp(options);
+  } else {
+    options["hostName"] = sql::SQLString("unix://" + params_.socket);
+    connection_ = open(options);
+  }
   return *connection_;
+}
+
+void MysqlSession::connection_lost(int code) {
+  if (connection_ && !node_.empty() && server_gone(code)) {
+    params_.skips->failed(node_, NodeSkips::Clock::now());
+  }
+  reset();
 }
 
 sql::PreparedStatement& MysqlSession::prepared(const std::string& sql) {
@@ -95,6 +157,7 @@ void MysqlSession::reset() {
     }
     connection_.reset();
   }
+  node_.clear();
 }
 
 std::unique_ptr<sql::ResultSet> query(sql::PreparedStatement& statement) {

@@ -12,11 +12,14 @@
 #include <cppconn/statement.h>
 
 #include "lib/db/errors.h"
+#include "lib/db/node_skips.h"
 
 namespace placard::db {
 
 struct ConnectionParams {
   std::string socket;  // unix socket; when empty, host and port
+  // One node, or several comma-separated (host or host:port, config/db_hosts.h), tried in order
+  // when a connection is made; port is the port of those without one.
   std::string host = "127.0.0.1";
   int port = 3306;
   std::string name;
@@ -29,6 +32,9 @@ struct ConnectionParams {
   bool ssl_verify = false;
   // How long one read or write on the connection may wait (a server that stopped answering).
   int io_timeout_seconds = 30;
+  // The nodes that failed lately, shared by every session made from copies of these params
+  // (null: each session keeps its own).
+  std::shared_ptr<NodeSkips> skips;
 };
 
 // The TLS options of p (db.ssl_*) in Connector/C++'s connect options.
@@ -72,7 +78,7 @@ class MysqlSession {
       } catch (const sql::SQLException& e) {
         const int code = e.getErrorCode();
         if (is_connection_error(code)) {
-          reset();
+          connection_lost(code);
           if (!idempotent || attempt >= 1) {
             throw DatabaseUnavailable(std::string("database unreachable: ") + e.what());
           }
@@ -93,7 +99,14 @@ class MysqlSession {
   static bool is_transient_error(int code) { return code == 1213 || code == 1205; }
 
  private:
+  // A connection to one of the nodes (db.host), the ones not skipped first; the last error when
+  // none answers. Errors other than a connection error are thrown at once.
+  std::unique_ptr<sql::Connection> connect_tcp(sql::ConnectOptionsMap& options);
+  // The open connection failed with `code`: reset; the node is skipped when its server is gone.
+  void connection_lost(int code);
+
   ConnectionParams params_;
+  std::string node_;  // the address connection_ went to (empty: none, or the socket)
   std::unique_ptr<sql::Connection> connection_;
   std::unordered_map<std::string, std::unique_ptr<sql::PreparedStatement>> statements_;
 };

@@ -16,7 +16,10 @@
   every impression refused by h2 is retried on h1, and the rows on the surviving nodes equal the
   successful answers, none twice; clicks on valid offers sent to both hosts all answer 302, each
   one a row on g1 and g3 or (h2's after the kill: its node stays down) a record waiting in h2's
-  click journal (`placardctl journal status`).
+  click journal (`placardctl journal status`);
+- before that, g1 killed under a load through h1, whose db.host lists g1 then g3: h1 goes on with
+  g3 (every impression `recorded`, every click 302, none journaled, within 2 s of the eviction),
+  then g1 rejoins and nothing is counted twice (node_fallback.py).
 
 Prints a pass/fail table; --summary writes {"passed", "failed", "checks", "figures"}. Everything
 it made is removed at the end, on an error, and on SIGTERM/SIGINT.
@@ -43,6 +46,7 @@ import common as C  # noqa: E402
 import run_end  # noqa: E402
 import retention_runs as RR  # noqa: E402
 import kill_clicks as KC  # noqa: E402
+import node_fallback as NF  # noqa: E402
 from load_client import CLICKABLE  # noqa: E402
 
 # The node kill's clicks: valid offers that stay valid. Not the Admitad ones (1301, 1302): the
@@ -310,8 +314,8 @@ def main():
     ap.add_argument("--kill-load-seconds", type=int, default=9)
     ap.add_argument("--timeout", type=int, default=420, help="bound on the whole run")
     ap.add_argument("--keep", action="store_true", help="keep the temporary directory (logs)")
-    ap.add_argument("--only", choices=("kill",), help="kill: the topology, then the node kill only "
-                    "(make chaos)")
+    ap.add_argument("--only", choices=("kill", "fallback"), help="kill: the topology, then the node "
+                    "kill only (make chaos); fallback: the topology, then h1's fallback node only")
     a = ap.parse_args()
     if os.geteuid() != 0:
         print("cluster-test (galera): needs root (ip netns)", file=sys.stderr)
@@ -336,7 +340,7 @@ def main():
         figures["cluster_start_s"] = time.monotonic() - t0
         C.log("Galera cluster of 3 synced in %.1f s" % figures["cluster_start_s"])
         topo.init_database()
-        if a.only != "kill":
+        if a.only is None:
             start_standins(topo)
         for name in T.HOST_IPS:
             topo.start_host(name)
@@ -351,14 +355,17 @@ def main():
                           lambda t=t: CL.offer_ids(t) == H.ELECTRONICS_DE, timeout=30)
         topo.wait_for("haproxy: both hosts UP", lambda: set(topo.answered("status").values()) == {"UP"},
                       timeout=30)
-        if a.only != "kill":
+        if a.only is None:
             admin = CL.check_sessions(topo, h1, h2, lb, checks)
             CL.check_impression_dedup(topo, h1, h2, checks)
             CL.check_admin_change(topo, h1, h2, admin, checks)
             check_leases(topo, h1, h2, checks)
             check_retention(topo, checks)
             check_sync(topo, h1, h2, admin, checks)
-        check_node_kill(topo, h1, h2, checks, figures, max(3, min(a.kill_load_seconds, 30)))
+        if a.only != "kill":
+            NF.check(topo, h1, checks, figures, 6, impressions, send, ctl_on)
+        if a.only != "fallback":
+            check_node_kill(topo, h1, h2, checks, figures, max(3, min(a.kill_load_seconds, 30)))
     except BaseException as e:  # noqa: B902 - a failure of any kind still cleans up
         run_end.record_failure(checks, topo, e, ("h1/log/placard.log", "h2/log/placard.log", "g1/mariadb.err", "g2/mariadb.err"))
     finally:

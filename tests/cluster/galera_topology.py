@@ -6,8 +6,8 @@ namespace, everything removed at the end.
     ns <p>-lb        bridge br0 10.253.25.1/24, haproxy on 127.0.0.1:<port>; the test joins it
     ns <p>-g1..g3    10.253.25.21-23: MariaDB with wsrep (port 3306; group 4567, IST 4568, SST
                      SST 4444), g1 bootstrapped with --wsrep-new-cluster, g2 and g3 joining it
-    ns <p>-h1        10.253.25.11: lighttpd + placard.fcgi, db.host = g1
-    ns <p>-h2        10.253.25.12: the same, db.host = g2
+    ns <p>-h1        10.253.25.11: lighttpd + placard.fcgi, db.host = g1,g3 (g3 when g1 is down)
+    ns <p>-h2        10.253.25.12: the same, db.host = g2 (no other node: its journal when g2 is)
 """
 
 import os
@@ -18,6 +18,8 @@ from topology import run
 
 GALERA_IPS = {"g1": T.NET + "21", "g2": T.NET + "22", "g3": T.NET + "23"}
 HOST_NODE = {"h1": "g1", "h2": "g2"}
+# Another node a host's db.host lists after its own (node_fallback.py); h2 has none.
+HOST_FALLBACK = {"h1": "g3"}
 PROVIDER = "/usr/lib/galera/libgalera_smm.so"
 # A killed node is evicted within a few seconds (the defaults wait up to 15 s), so the
 # survivors' writes pause briefly instead of for the default timeouts.
@@ -116,15 +118,25 @@ class GaleraTopology(T.Topology):
         p.send_signal(signal.SIGKILL)  # ip netns exec execs mariadbd: this is the server's pid
         p.wait(10)
 
+    def restart_node(self, name):
+        """A killed node started again on its data directory: it rejoins (state transfer)."""
+        argv = ["mariadbd", "--defaults-file=" + self.node_cnf[name], "--user=root"]
+        p = self.spawn("mariadb " + name, name, argv, self.path(name, "mariadbd.out"))
+        self.node_proc[name] = p
+        self.wait_for("Galera node %s back" % name, lambda: self.synced(name), timeout=90, proc=p)
+
     def node_sql(self, name, statement, database="placard"):
         return self.sql(statement, database=database, cnf=self.node_cnf[name])
 
     def host_conf(self, name):
-        """topology.py's host config, with db.host = the host's own Galera node."""
+        """topology.py's host config, with db.host = the host's own Galera node (then its
+        fallback node, if it has one)."""
         conf = super().host_conf(name)
         with open(conf) as f:
             text = f.read()
-        text = text.replace("db.host = %s\n" % T.DB_IP, "db.host = %s\n" % GALERA_IPS[HOST_NODE[name]])
+        nodes = [GALERA_IPS[HOST_NODE[name]]] + ([GALERA_IPS[HOST_FALLBACK[name]]]
+                                                 if name in HOST_FALLBACK else [])
+        text = text.replace("db.host = %s\n" % T.DB_IP, "db.host = %s\n" % ",".join(nodes))
         with open(conf, "w") as f:
             f.write(text)
         return conf

@@ -6,7 +6,9 @@ does (lib/db/mysql_session.cpp, the runtime user):
 - with the right CA and verification on, it connects, over TLS (the user REQUIRE SSL);
 - with another CA, it refuses;
 - against the same server restarted without TLS, ssl_verify on refuses (no fallback to plain
-  text), while the same config without the ssl keys connects.
+  text), while the same config without the ssl keys connects;
+- db.host listing several nodes (issue 25): a first node that refuses is passed over for the
+  next one (over TLS, verified), in either order; that node alone does not connect.
 
 Run: python3 tests/e2e/test_db_tls.py --build build [--summary FILE]."""
 
@@ -150,9 +152,9 @@ class DatabaseTlsTests(unittest.TestCase):
         cls.db.stop()
         shutil.rmtree(cls.d, ignore_errors=True)
 
-    def check(self, **ssl):
+    def check(self, host="127.0.0.1", **ssl):
         conf = os.path.join(self.d, "placard.conf")
-        lines = ["db.host = 127.0.0.1", "db.port = %d" % self.db.port, "db.name = placard",
+        lines = ["db.host = " + host, "db.port = %d" % self.db.port, "db.name = placard",
                  "db.user = placard", "db.password = " + PASSWORD, "token.keys = " + KEY,
                  "token.active_key = k1"]
         lines += ["db.%s = %s" % kv for kv in ssl.items()]
@@ -197,6 +199,20 @@ class DatabaseTlsTests(unittest.TestCase):
             self.db.sql("ALTER USER 'placard'@'127.0.0.1' REQUIRE SSL")
             self.db.stop()
             self.db.start(self.tls)
+
+    def test_4_a_node_list_goes_past_a_node_that_refuses(self):
+        closed = H.free_port()  # nothing listens there: the connection is refused
+        for host in ("127.0.0.1:%d, 127.0.0.1" % closed, "127.0.0.1,127.0.0.1:%d" % closed):
+            with self.subTest(host=host):
+                p = self.check(host=host, ssl_ca=self.ca, ssl_verify="true")
+                self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+                self.assertIn("database: reachable", p.stdout)
+        p = self.check(host="127.0.0.1:%d" % closed, ssl_ca=self.ca, ssl_verify="true")
+        self.assertNotEqual(p.returncode, 0, p.stdout)
+        self.assertNotIn("reachable", p.stdout)
+        p = self.check(host="127.0.0.1,,127.0.0.1:%d" % closed)
+        self.assertEqual(p.returncode, 1, p.stdout)
+        self.assertIn("db.host: ", p.stderr)
 
 
 def main():

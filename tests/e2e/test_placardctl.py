@@ -314,6 +314,27 @@ class PlacardctlTests(H.StackTestCase):
         rc, out, err = self.ctl("--config", path, "check", config=False)
         self.assertEqual(rc, 0, err)
 
+    def test_config_set_db_host_list(self):
+        # db.host may list several nodes (issue 25); a bad entry is refused naming the key, and
+        # nothing is written.
+        directory = tempfile.mkdtemp(prefix="placard-e2e-config-")
+        self.addCleanup(shutil.rmtree, directory, True)
+        path = os.path.join(directory, "placard.conf")
+        shutil.copy(self.stack.path("placard.conf"), path)
+        rc, out, err = self.ctl("--config", path, "config", "set", "db.host", "g1 , g2:3307,[::1]:3308",
+                                config=False)
+        self.assertEqual(rc, 0, err)
+        rc, out, err = self.ctl("--config", path, "config", "get", "db.host", config=False)
+        self.assertEqual(out.strip(), "g1 , g2:3307,[::1]:3308")  # as written (as trusted_proxies)
+        with open(path) as f:
+            before = f.read()
+        for value in ("g1,,g2", "g1:70000", "g1 g2", ",".join("n%d" % i for i in range(9)), "g1,g1"):
+            rc, out, err = self.ctl("--config", path, "config", "set", "db.host", value, config=False)
+            self.assertEqual(rc, 2, (value, out, err))
+            self.assertIn("db.host: ", err)
+        with open(path) as f:
+            self.assertEqual(f.read(), before)
+
     def test_grant_is_idempotent(self):
         rc, out, err = self.ctl("grant", "--print")
         self.assertEqual(rc, 0, err)

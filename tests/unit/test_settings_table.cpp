@@ -22,6 +22,7 @@ namespace {
 std::string sample(const Setting& s) {
   static const std::map<std::string, std::string, std::less<>> custom{
       {"listen", "127.0.0.1:9000"},
+      {"db.host", "db1.internal,db2.internal:3307"},
       {"network.admitad.api_base", "https://admitad.test"},
       {"network.awin.api_base", "http://127.0.0.1:8123"},
       {"trusted_proxies", "10.0.0.0/8, ::1"},
