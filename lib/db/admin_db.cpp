@@ -47,7 +47,7 @@ void AdminDb::run(const std::function<void()>& work) {
     } catch (const sql::SQLException& e) {
       const int code = e.getErrorCode();
       if (MysqlSession::is_connection_error(code)) {
-        session_.reset();
+        session_.connection_lost(code);  // the node skipped when its server is gone
         // Nothing was done when the connection was found dead at BEGIN: try once more.
         if (!begun && attempt < 2) continue;
         throw DatabaseUnavailable(std::string("database unreachable: ") + e.what());

@@ -45,6 +45,10 @@ MysqlSession::~MysqlSession() {
 bool MysqlSession::is_connection_error(int code) {
   switch (code) {
     case 1047:  // Galera: this node is not in the primary component (WSREP not ready)
+    // Galera: a commit (or a streaming fragment) failed as the node left the primary component
+    // ("Not connected to Primary Component"): rolled back. Elsewhere too a failed COMMIT: the
+    // transaction did not happen, so it is retried or answered 503, never 500.
+    case 1180:
     case 1053:  // server shutdown in progress
     case 1927:  // connection killed
     case 2002:  // cannot connect through socket
@@ -83,7 +87,8 @@ std::unique_ptr<sql::Connection> open(sql::ConnectOptionsMap& options) {
 
 // The server went away (killed, shut down, cut off from its cluster): its node is skipped.
 bool server_gone(int code) {
-  return code == 1047 || code == 1053 || code == 2006 || code == 2013 || code == 2055;
+  return code == 1047 || code == 1053 || code == 1180 || code == 2006 || code == 2013 ||
+         code == 2055;
 }
 
 }  // namespace
@@ -95,7 +100,6 @@ std::unique_ptr<sql::Connection> MysqlSession::connect_tcp(sql::ConnectOptionsMa
     options["hostName"] = sql::SQLString(urls[i]);
     try {
       auto c = open(options);
-      params_.skips->succeeded(urls[i]);
       node_ = urls[i];
       return c;
     } catch (const sql::SQLException& e) {

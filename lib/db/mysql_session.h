@@ -66,23 +66,27 @@ class MysqlSession {
   sql::PreparedStatement& prepared(const std::string& sql);
   void reset();
 
-  // Runs work(*this). Connection loss: reset, and for idempotent work one retry; then
-  // DatabaseUnavailable. A deadlock, lock wait timeout or Galera certification failure (1213 at
-  // commit): idempotent work is retried twice, then (or at once) DatabaseUnavailable.
+  // Runs work(*this). Connection loss: reset, and for idempotent work one retry on a new
+  // connection (another node of db.host when this one is gone); then DatabaseUnavailable. A
+  // deadlock, lock wait timeout or Galera certification failure (1213 at commit): idempotent
+  // work is retried twice, then (or at once) DatabaseUnavailable; the two counts are separate,
+  // so a conflict followed by the node leaving the cluster still gets its new connection.
   // Other SQL errors: DatabaseError (the message has the detail, for the log).
   template <typename Work>
   auto run(bool idempotent, Work&& work) -> decltype(work(*this)) {
-    for (int attempt = 0;; ++attempt) {
+    int reconnects = 0;
+    int conflicts = 0;
+    for (;;) {
       try {
         return work(*this);
       } catch (const sql::SQLException& e) {
         const int code = e.getErrorCode();
         if (is_connection_error(code)) {
           connection_lost(code);
-          if (!idempotent || attempt >= 1) {
+          if (!idempotent || ++reconnects > 1) {
             throw DatabaseUnavailable(std::string("database unreachable: ") + e.what());
           }
-        } else if (is_transient_error(code) && (!idempotent || attempt >= 2)) {
+        } else if (is_transient_error(code) && (!idempotent || ++conflicts > 2)) {
           // A deadlock, lock wait timeout or Galera certification failure: the statement (or its
           // transaction) was rolled back; not retried (again): busy, 503 and Retry-After.
           throw DatabaseUnavailable(std::string("write conflict, rolled back (error ") +
@@ -95,6 +99,9 @@ class MysqlSession {
   }
 
   static bool is_connection_error(int code);
+  // The open connection failed with `code` (a connection error): reset; the node is skipped for
+  // new connections (NodeSkips) when its server is gone (killed, shut down, out of the cluster).
+  void connection_lost(int code);
   // Deadlock (1213) or lock wait timeout (1205): the statement was rolled back, try again.
   static bool is_transient_error(int code) { return code == 1213 || code == 1205; }
 
@@ -102,8 +109,6 @@ class MysqlSession {
   // A connection to one of the nodes (db.host), the ones not skipped first; the last error when
   // none answers. Errors other than a connection error are thrown at once.
   std::unique_ptr<sql::Connection> connect_tcp(sql::ConnectOptionsMap& options);
-  // The open connection failed with `code`: reset; the node is skipped when its server is gone.
-  void connection_lost(int code);
 
   ConnectionParams params_;
   std::string node_;  // the address connection_ went to (empty: none, or the socket)

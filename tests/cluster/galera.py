@@ -364,6 +364,7 @@ def main():
             check_sync(topo, h1, h2, admin, checks)
         if a.only != "kill":
             NF.check(topo, h1, checks, figures, 6, impressions, send, ctl_on)
+            NF.check_partition(topo, h1, checks, figures, 12, impressions, send)
         if a.only != "fallback":
             check_node_kill(topo, h1, h2, checks, figures, max(3, min(a.kill_load_seconds, 30)))
     except BaseException as e:  # noqa: B902 - a failure of any kind still cleans up
