@@ -179,9 +179,9 @@ class CgiModeTests(H.StackTestCase):
             # writer + signal watcher + rollup step + retention job + network sync schedule (a
             # sync started through the admin API adds one more while it runs) + one password-hash
             # thread (password_hash.concurrency, issue 22) + the click journal's replay job (the
-            # stack's config names a journal.dir, issue 25); the socket listens before they all
-            # start.
-            expected = 1 + 40 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1
+            # stack's config names a journal.dir, issue 25) + the heap trimmer (issue 24); the
+            # socket listens before they all start.
+            expected = 1 + 40 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1
             H.wait_until(lambda: threads() == expected, timeout=5)
             self.assertEqual(threads(), expected)
             status, headers, body = self.parse(fastcgi_get(port, "/api/v1/config"))
