@@ -93,17 +93,28 @@ int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::
       {cfg.journal_dir, static_cast<std::uint64_t>(cfg.journal_max_bytes)}, report);
   metrics::add_worker_gauges(
       metrics, holder, [&batcher] { return batcher.queued(); }, shared.healthy);
-  metrics.gauge("placard_click_journal_bytes",
-                "Bytes of clicks this process keeps in the host's click journal (answered while "
-                "the database was unreachable, not yet written)",
-                {}, [&click_journal] { return static_cast<double>(click_journal.gauge().bytes); });
-  metrics.gauge("placard_click_journal_records",
-                "Clicks this process keeps in the click journal, not yet written", {},
-                [&click_journal] { return static_cast<double>(click_journal.gauge().records); });
-  metrics.gauge("placard_click_journal_refused",
-                "Clicks the journal refused since start (full, or a write failed): answered 503",
-                {},
-                [&click_journal] { return static_cast<double>(click_journal.gauge().refused); });
+  struct JournalGaugeRow {
+    const char* name;
+    const char* help;
+    std::uint64_t journal::JournalGauge::*field;
+  };
+  for (const JournalGaugeRow& g : {
+           JournalGaugeRow{"placard_click_journal_bytes",
+                           "Bytes of clicks this process keeps in the host's click journal "
+                           "(answered while the database was unreachable, not yet written)",
+                           &journal::JournalGauge::bytes},
+           JournalGaugeRow{"placard_click_journal_records",
+                           "Clicks this process keeps in the click journal, not yet written",
+                           &journal::JournalGauge::records},
+           JournalGaugeRow{"placard_click_journal_refused",
+                           "Clicks the journal refused since start (full, or a write failed): "
+                           "answered 503",
+                           &journal::JournalGauge::refused},
+       }) {
+    metrics.gauge(g.name, g.help, {}, [&click_journal, field = g.field] {
+      return static_cast<double>(click_journal.gauge().*field);
+    });
+  }
   metrics.gauge("placard_catalog_replica_lag_seconds",
                 "How long the replica's catalog version has been behind the primary's, as the "
                 "last poll saw it (0: current; absent: no replica configured or it did not answer)",
@@ -147,7 +158,9 @@ int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::
   {
     const SignalWatcher watcher(fd, &refresher, log);
     auto pool = pool_settings(target.threads, cfg, spawned);
-    pool.metrics = &metrics;
+    // Requests are counted and timed only when someone may read the figures: off, the request
+    // path does none of that work.
+    if (cfg.metrics.enabled) pool.metrics = &metrics;
     serve_fastcgi(
         fd, pool,
         [&] {
