@@ -31,7 +31,6 @@ import argparse
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -86,15 +85,7 @@ class Target:
         return H.placard_tokens.read_config(self.topo.ctl_conf)
 
 
-def within(bound, fn, interval=0.02):
-    """Seconds until fn() held (polled), or None if not within `bound`."""
-    t0 = time.monotonic()
-    while True:
-        if fn():
-            return time.monotonic() - t0
-        if time.monotonic() - t0 > bound:
-            return None
-        time.sleep(interval)
+within = T.within  # galera.py, node_fallback.py and replica_reads.py use it as CL.within
 
 
 def offer_ids(target, category="electronics"):
@@ -343,12 +334,7 @@ def main():
         return 2
     a.load_seconds = max(1, min(a.load_seconds, 10))
 
-    def on_signal(signum, frame):
-        why = "time limit reached" if signum == signal.SIGALRM else "signal %d" % signum
-        raise SystemExit("cluster-test: " + why)
-    for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGALRM):
-        signal.signal(s, on_signal)
-    signal.alarm(a.timeout)
+    run_end.bound("cluster-test", a.timeout)
 
     checks = C.Checks("make cluster-test: 2 web hosts, 1 MariaDB primary, haproxy")
     figures = {}

@@ -29,7 +29,6 @@ import argparse
 import contextlib
 import json
 import os
-import signal
 import subprocess
 import sys
 import threading
@@ -321,12 +320,7 @@ def main():
         print("cluster-test (galera): needs root (ip netns)", file=sys.stderr)
         return 2
 
-    def on_signal(signum, frame):
-        why = "time limit reached" if signum == signal.SIGALRM else "signal %d" % signum
-        raise SystemExit("cluster-test (galera): " + why)
-    for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGALRM):
-        signal.signal(s, on_signal)
-    signal.alarm(a.timeout)
+    run_end.bound("cluster-test (galera)", a.timeout)
 
     checks = C.Checks("make cluster-test: 2 web hosts, 3 MariaDB Galera nodes, haproxy")
     figures = {}

@@ -18,7 +18,7 @@ import contextlib
 import os
 import re
 import subprocess
-import time
+import topology as T  # on the path the cluster scripts set
 
 ROWS = 5000  # 5 DELETE batches of 1000 with 50 ms pauses: a pass holds the lock > 200 ms
 HELD = "another retention pass is running"
@@ -33,16 +33,6 @@ def outcome(proc_stdout):
     return ("held", 0) if HELD in text else ("?", text.strip()[:80])
 
 
-def within(bound, fn, interval=0.1):
-    t0 = time.monotonic()
-    while True:
-        if fn():
-            return time.monotonic() - t0
-        if time.monotonic() - t0 > bound:
-            return None
-        time.sleep(interval)
-
-
 @contextlib.contextmanager
 def get_lock_held(cnf, sql, name="placard.retention"):
     """GET_LOCK(name) held by a mariadb client session of the test's own (up to 30 s); yields
@@ -52,7 +42,7 @@ def get_lock_held(cnf, sql, name="placard.retention"):
                                "SELECT GET_LOCK('%s', 5); SELECT SLEEP(29)" % name],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        yield within(3, lambda: sql(
+        yield T.within(3, interval=0.1, fn=lambda: sql(
             "SELECT IS_USED_LOCK('%s') = (SELECT ID FROM information_schema.PROCESSLIST "
             "WHERE INFO LIKE 'SELECT SLEEP(29)%%' LIMIT 1)" % name)[0][0] == "1") is not None
     finally:
@@ -77,7 +67,7 @@ def check(checks, group, how_held, sql, ctl, hosts, hold):
             "UTC_TIMESTAMP() - INTERVAL 400 DAY, 'rate_limited', UTC_TIMESTAMP(3) - INTERVAL 400 DAY "
             "FROM seq_1_to_%d" % (tag, tag, ROWS))
         top = int(sql("SELECT MAX(id) " + mine)[0][0])
-        rolled = within(20, lambda: int(sql("SELECT last_id FROM rollup_progress WHERE name = "
+        rolled = T.within(20, lambda: int(sql("SELECT last_id FROM rollup_progress WHERE name = "
                                             "'impressions'")[0][0]) >= top, interval=0.2)
         while_held = {h: run(h) for h in hosts}
         kept = left()

@@ -1,9 +1,21 @@
-"""How every cluster script ends (cluster.py, galera.py, scaling.py): a failed run recorded with
-the tail of the logs that say why, and the topology removed whatever happened."""
+"""How every cluster script is bounded and ends (cluster.py, galera.py, scaling.py): a time limit
+and the signals that stop it, a failed run recorded with the tail of the logs that say why, and
+the topology removed whatever happened."""
 
 import signal
 
 import common as C  # tests/resilience, on the path the scripts set
+
+
+def bound(name, seconds):
+    """SIGTERM, SIGINT, SIGHUP and, after `seconds`, SIGALRM end the run with SystemExit (so the
+    clean-up in the caller's finally still runs)."""
+    def on_signal(signum, frame):
+        why = "time limit reached" if signum == signal.SIGALRM else "signal %d" % signum
+        raise SystemExit("%s: %s" % (name, why))
+    for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGALRM):
+        signal.signal(s, on_signal)
+    signal.alarm(seconds)
 
 
 def record_failure(checks, topo, exc, logs):

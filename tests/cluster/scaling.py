@@ -22,7 +22,6 @@ import http.client
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -174,12 +173,7 @@ def main():
         return 2
     a.seconds = max(1, min(a.seconds, 15))
 
-    def on_signal(signum, frame):
-        why = "time limit reached" if signum == signal.SIGALRM else "signal %d" % signum
-        raise SystemExit("cluster-bench: " + why)
-    for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGALRM):
-        signal.signal(s, on_signal)
-    signal.alarm(a.timeout)
+    run_end.bound("cluster-bench", a.timeout)
 
     checks = C.Checks("make cluster-bench: offers query and impressions, 2 hosts vs 1")
     figures = {}

@@ -44,6 +44,17 @@ def log(msg):
     sys.stderr.flush()
 
 
+def within(bound, fn, interval=0.02):
+    """Seconds until fn() held (polled), or None if not within `bound`."""
+    t0 = time.monotonic()
+    while True:
+        if fn():
+            return time.monotonic() - t0
+        if time.monotonic() - t0 > bound:
+            return None
+        time.sleep(interval)
+
+
 def run(*cmd, check=True, timeout=60, **kw):
     p = subprocess.run(list(cmd), capture_output=True, timeout=timeout, **kw)
     if check and p.returncode != 0:
