@@ -67,16 +67,20 @@ bool valid_label_name(std::string_view name) {
   return valid_name(name, false) && name != "le" && name.rfind("__", 0) != 0;
 }
 
-std::string escape_label_value(std::string_view value) {
+namespace {
+
+// Backslash and newline escaped (the text format's HELP lines), and the double quote too when
+// `quote` (label values).
+std::string escaped(std::string_view text, bool quote) {
   std::string out;
-  out.reserve(value.size());
-  for (const char c : value) {
+  out.reserve(text.size());
+  for (const char c : text) {
     if (c == '\\') {
       out += "\\\\";
-    } else if (c == '"') {
-      out += "\\\"";
     } else if (c == '\n') {
       out += "\\n";
+    } else if (quote && c == '"') {
+      out += "\\\"";
     } else {
       out += c;
     }
@@ -84,19 +88,14 @@ std::string escape_label_value(std::string_view value) {
   return out;
 }
 
+}  // namespace
+
+std::string escape_label_value(std::string_view value) {
+  return escaped(value, true);
+}
+
 std::string escape_help(std::string_view help) {
-  std::string out;
-  out.reserve(help.size());
-  for (const char c : help) {
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (c == '\n') {
-      out += "\\n";
-    } else {
-      out += c;
-    }
-  }
-  return out;
+  return escaped(help, false);
 }
 
 std::string format_value(double value) {
