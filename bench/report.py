@@ -78,8 +78,9 @@ def main():
         ("command", meta.get("command", "")),
         ("environment", meta.get("env", "") or "(no BENCH_* variables: defaults)"),
         ("stack", "%s on 127.0.0.1:%s, placard.fcgi, its echo and the bare program with %s threads each, unix sockets, "
-                  "private MariaDB with innodb_flush_log_at_trx_commit=%s" % (
-                      meta.get("server"), meta.get("port"), meta.get("worker_threads"), meta.get("flush_at_commit"))),
+                  "private MariaDB with innodb_flush_log_at_trx_commit=%s and a %s MiB redo log" % (
+                      meta.get("server"), meta.get("port"), meta.get("worker_threads"), meta.get("flush_at_commit"),
+                      meta.get("redo_mb", "64"))),
         ("wrk", "%s, one run per step, a step's ratio is its req/s over the bare FastCGI baseline's "
                 "(the bare libfcgi program, mean of `bare` and `bare-end`: %s req/s, p99 %s ms)" % (
                     meta.get("wrk"), fmt_int(analysis["bare_rps"]), fmt_ms(analysis["bare_p99_ms"]))),

@@ -22,6 +22,7 @@
 #   BENCH_THREADS     the worker's `threads` and the threads of both baselines (8)
 #   BENCH_FLUSH_AT_COMMIT  innodb_flush_log_at_trx_commit during the run: 1 (default, every
 #                     commit is on disk before `recorded` is answered) or 2 (the dev stack's)
+#   BENCH_REDO_MB     MariaDB's redo log (innodb_log_file_size) during the run, MiB (512)
 #   BENCH_VAR_DIR     state directory (build/bench/var; wiped at the start of every run)
 #   BENCH_KEEP=1      leave the stack running at the end (stop: VAR_DIR=... scripts/stack.sh stop)
 #   BENCH_STEPS       which groups of steps run, comma-separated (default: every file under
