@@ -12,6 +12,7 @@ namespace, everything removed at the end.
 
 import os
 import signal
+import time
 
 import topology as T
 from topology import run
@@ -124,6 +125,19 @@ class GaleraTopology(T.Topology):
         p = self.spawn("mariadb " + name, name, argv, self.path(name, "mariadbd.out"))
         self.node_proc[name] = p
         self.wait_for("Galera node %s back" % name, lambda: self.synced(name), timeout=90, proc=p)
+
+    def sql(self, statement, database="placard", cnf=None):
+        """topology.py's sql(), but a node that answers 1047 (WSREP has not yet prepared node
+        for application use: it is between views, e.g. while a joiner's state transfer settles,
+        and refused the statement before running it) is asked again, for up to 15 s."""
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                return super().sql(statement, database=database, cnf=cnf)
+            except RuntimeError as e:
+                if "ERROR 1047" not in str(e) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
 
     def node_sql(self, name, statement, database="placard"):
         return self.sql(statement, database=database, cnf=self.node_cnf[name])
