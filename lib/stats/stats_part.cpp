@@ -14,16 +14,21 @@ bool ranks_before(StatsGroup group, const StatsRow& a, const StatsRow& b) {
 StatsPart::StatsPart(StatsGroup group, std::vector<StatsRow> rows) : ranked_(std::move(rows)) {
   std::sort(ranked_.begin(), ranked_.end(),
             [group](const StatsRow& a, const StatsRow& b) { return ranks_before(group, a, b); });
-  index_.reserve(ranked_.size());
+  by_key_.resize(ranked_.size());
   for (std::size_t i = 0; i < ranked_.size(); ++i) {
-    index_.emplace(ranked_[i].key, i);
+    by_key_[i] = static_cast<std::uint32_t>(i);
     totals_ += ranked_[i].counts;
   }
+  std::sort(by_key_.begin(), by_key_.end(),
+            [this](std::uint32_t a, std::uint32_t b) { return ranked_[a].key < ranked_[b].key; });
+  ranked_.shrink_to_fit();
 }
 
-std::size_t StatsPart::position(const std::string& key) const {
-  const auto it = index_.find(key);
-  return it == index_.end() ? npos : it->second;
+std::size_t StatsPart::position(std::string_view key) const {
+  const auto it = std::lower_bound(
+      by_key_.begin(), by_key_.end(), key,
+      [this](std::uint32_t at, std::string_view k) { return ranked_[at].key < k; });
+  return it != by_key_.end() && ranked_[*it].key == key ? *it : npos;
 }
 
 StatsReport merge_parts(StatsGroup group, const StatsPart* closed, std::vector<StatsRow> live,

@@ -32,6 +32,26 @@ TEST(StatsPart, RanksByImpressionsThenKeyAndSums) {
   EXPECT_EQ(p.position("4"), StatsPart::npos);
 }
 
+TEST(StatsPart, FindsEveryKeyOfAPartRankedApartFromKeyOrder) {
+  // Ranked by impressions, looked up by key: 1,000 offers whose rank order is not their key
+  // order, every one found at its rank, and keys between them (or past either end) not found.
+  std::vector<StatsRow> rows;
+  rows.reserve(1000);
+  for (int i = 0; i < 1000; ++i) {
+    const auto impressions = static_cast<std::uint64_t>((i * 7919) % 1000);
+    rows.push_back({std::to_string(2 * i + 10), {impressions, 0}});
+  }
+  const StatsPart p(StatsGroup::offer, rows);
+  for (const auto& r : rows) {
+    const std::size_t at = p.position(r.key);
+    ASSERT_NE(at, StatsPart::npos) << r.key;
+    EXPECT_EQ(p.ranked()[at], r);
+  }
+  for (const std::string absent : {"9", "11", "1001", "2009", "99999", ""}) {
+    EXPECT_EQ(p.position(absent), StatsPart::npos) << absent;
+  }
+}
+
 TEST(StatsPart, DaysRankByDate) {
   const StatsPart p(StatsGroup::day, {{"2026-01-02", {9, 0}}, {"2026-01-01", {1, 0}}});
   EXPECT_EQ(keys(p.ranked()), (std::vector<std::string>{"2026-01-01", "2026-01-02"}));
