@@ -18,10 +18,16 @@ function portFree(port) {
   });
 }
 
-async function freePort() {
+// The web server's port and MariaDB's, both below the kernel's ephemeral range (32768 up on
+// Linux): a port in that range that is free when checked can be taken a moment later as the
+// local end of any outgoing connection, and the other lanes of `make test` open hundreds of
+// thousands of them (a CI run lost the extension suite when lighttpd and MariaDB both found
+// their ports taken). 21000-26999 for the web server, 27000-32767 for MariaDB.
+async function freePorts() {
   for (let i = 0; i < 200; i += 1) {
-    const port = 21000 + Math.floor(Math.random() * 20000);
-    if (await portFree(port) && await portFree(port + 20000)) return port;
+    const port = 21000 + Math.floor(Math.random() * 6000);
+    const dbPort = 27000 + Math.floor(Math.random() * 5768);
+    if (await portFree(port) && await portFree(dbPort)) return { port, dbPort };
   }
   throw new Error('no free port pair found');
 }
@@ -29,8 +35,9 @@ async function freePort() {
 export class Stack {
   async start({ build = 'build', server = 'lighttpd', config = {} } = {}) {
     this.var = mkdtempSync(path.join(os.tmpdir(), 'placard-browser-'));
-    this.port = await freePort();
-    this.env = { ...process.env, VAR_DIR: this.var, PORT: String(this.port), DEMO_DATA: '0', SERVER: server, BUILD: path.resolve(REPO, build) };
+    const { port, dbPort } = await freePorts();
+    this.port = port;
+    this.env = { ...process.env, VAR_DIR: this.var, PORT: String(port), DB_PORT: String(dbPort), DEMO_DATA: '0', SERVER: server, BUILD: path.resolve(REPO, build) };
     this.script('start', 240000);
     const keys = Object.keys(config);
     if (keys.length) {
