@@ -6,6 +6,7 @@
 #include "lib/config/public_address.h"
 #include "lib/db/errors.h"
 #include "lib/http/api_error.h"
+#include "lib/http/deferred.h"
 #include "lib/http/forwarded_proto.h"
 
 namespace placard::api {
@@ -97,29 +98,44 @@ http::Response Service::preflight(const http::Request& request) const {
   return response;
 }
 
-http::Response Service::guarded(http::Request& request) {
+namespace {
+
+// The contract's error envelope for the exception being handled (call only inside a catch):
+// detail to the log, never to the client.
+http::Response failure_answer(util::Logger& log, std::string_view request_id,
+                              std::string_view path) {
   try {
-    if (request.method == "OPTIONS" && is_public_path(request.path)) return preflight(request);
-    return router_.dispatch(request);
+    throw;
   } catch (const http::ApiError& e) {
     auto response = http::render_error(e);
-    if (e.status() == 405 && is_public_path(request.path)) {
-      // Public paths also answer OPTIONS (the preflight above): say so.
+    if (e.status() == 405 && is_public_path(path)) {
+      // Public paths also answer OPTIONS (the preflight): say so.
       response.set_header("Allow", std::string(response.header("Allow")) + ", OPTIONS");
     }
     return response;
   } catch (const db::DuplicateKey& e) {
-    shared_.log.error(request.request_id, e.what());
+    log.error(request_id, e.what());
     return http::render_error({409, "conflict", "This conflicts with existing data"});
   } catch (const db::ForeignKeyViolation& e) {
-    shared_.log.error(request.request_id, e.what());
+    log.error(request_id, e.what());
     return http::render_error({409, "conflict", "Other data still refers to this"});
   } catch (const db::DatabaseUnavailable& e) {
-    shared_.log.error(request.request_id, e.what());
+    log.error(request_id, e.what());
     return http::render_error(http::service_unavailable("The database is unreachable"));
   } catch (const std::exception& e) {
-    shared_.log.error(request.request_id, e.what());
+    log.error(request_id, e.what());
     return http::render_error(http::internal_error());
+  }
+}
+
+}  // namespace
+
+http::Response Service::guarded(http::Request& request) {
+  try {
+    if (request.method == "OPTIONS" && is_public_path(request.path)) return preflight(request);
+    return router_.dispatch(request);
+  } catch (...) {
+    return failure_answer(shared_.log, request.request_id, request.path);
   }
 }
 
@@ -127,7 +143,7 @@ http::Response Service::handle(http::Request& request) {
   request.https = http::reached_over_https(request, frontage_.trusted_proxies);
   std::string_view rest;
   if (!config::strip_base_path(frontage_.base_path, request.path, rest)) {
-    return finish(request, http::render_error(http::not_found()));  // outside the base: nothing
+    return outward(request).apply(http::render_error(http::not_found()));  // outside the base
   }
   if (!frontage_.base_path.empty()) request.path = std::string(rest);
   if (catalog_ == nullptr || catalog_ == &shared_.snapshots) return answer(request);
@@ -138,28 +154,51 @@ http::Response Service::handle(http::Request& request) {
 http::Response Service::answer(http::Request& request) {
   const auto snapshot = shared_.snapshots.get();  // the one catalog of this request
   const auto verdict = judge_origin(request, snapshot.get());
+  Outward out = outward(request);
+  if (verdict == OriginVerdict::listed) out.allow_origin = request.header("origin");
+  out.vary_origin = answer_varies_by_origin(request, snapshot.get());
   http::Response response =
       verdict == OriginVerdict::refused
           ? http::render_error({403, "origin_not_allowed", "This origin may not use the API"})
           : guarded(request);
-  if (verdict == OriginVerdict::listed) {
-    response.set_header("Access-Control-Allow-Origin", std::string(request.header("origin")));
+  if (response.later) {
+    // Completed on another thread (lib/http/deferred.h), after this handler has moved on: the
+    // same envelope and headers, from copies of what they need.
+    response.later->wrap([out = std::move(out), &log = shared_.log,
+                          path = request.path](const http::Deferred::Produce& inner) {
+      http::Response r;
+      try {
+        r = inner();
+      } catch (...) {
+        r = failure_answer(log, out.request_id, path);
+      }
+      return out.apply(std::move(r));
+    });
+    return response;
   }
-  if (answer_varies_by_origin(request, snapshot.get())) add_vary(response, "Origin");
-  return finish(request, std::move(response));
+  return out.apply(std::move(response));
+}
+
+Service::Outward Service::outward(const http::Request& request) {
+  Outward out;
+  out.admin_api = is_admin_api_path(request.path);
+  out.https = request.https;
+  out.request_id = request.request_id;
+  return out;
 }
 
 // What every answer gets, inside the base or not.
-http::Response Service::finish(const http::Request& request, http::Response response) {
-  if (is_admin_api_path(request.path) ||
-      (response.status >= 400 && !response.has("cache-control"))) {
+http::Response Service::Outward::apply(http::Response response) const {
+  if (!allow_origin.empty()) response.set_header("Access-Control-Allow-Origin", allow_origin);
+  if (vary_origin) add_vary(response, "Origin");
+  if (admin_api || (response.status >= 400 && !response.has("cache-control"))) {
     response.set_header("Cache-Control", "no-store");
   }
   response.set_header("X-Content-Type-Options", "nosniff");
   // HSTS only where it means something: browsers ignore it over plain HTTP (RFC 6797 8.1), and a
   // worker behind plain HTTP must not decide for a host it cannot see is served over TLS.
-  if (request.https) response.set_header("Strict-Transport-Security", "max-age=31536000");
-  response.set_header("X-Request-Id", request.request_id);
+  if (https) response.set_header("Strict-Transport-Security", "max-age=31536000");
+  response.set_header("X-Request-Id", request_id);
   return response;
 }
 

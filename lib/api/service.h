@@ -35,7 +35,17 @@ class Service {
   http::Response guarded(http::Request& request);
   http::Response preflight(const http::Request& request) const;
   http::Response answer(http::Request& request);
-  static http::Response finish(const http::Request& request, http::Response response);
+  // What an answer gets on its way out, taken from the request before the handler runs (an
+  // answer completed later, on another thread, gets it from this copy).
+  struct Outward {
+    std::string allow_origin;  // a listed Origin, echoed; empty: none
+    bool vary_origin = false;
+    bool admin_api = false;
+    bool https = false;
+    std::string request_id;
+    http::Response apply(http::Response response) const;
+  };
+  static Outward outward(const http::Request& request);
   const SharedServices& shared_;
   http::Router router_;
   const catalog::SnapshotHolder* catalog_;

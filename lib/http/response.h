@@ -1,4 +1,5 @@
 #pragma once
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -6,12 +7,17 @@
 
 namespace placard::http {
 
+class Deferred;
+
 inline constexpr std::string_view kJsonContentType = "application/json; charset=utf-8";
 
 struct Response {
   int status = 200;
   Headers headers;  // names as they should be sent
   std::string body;
+  // Set: the answer is not made yet; another thread completes it (lib/http/deferred.h), and the
+  // fields above mean nothing.
+  std::shared_ptr<Deferred> later;
 
   // Replaces any header of the same name (case-insensitive). A name or value with CR, LF or NUL
   // (a header split into two, or a response split) throws std::invalid_argument: no caller may

@@ -17,6 +17,7 @@
 #include "lib/crypto/base64.h"
 #include "lib/db/errors.h"
 #include "lib/http/api_error.h"
+#include "lib/http/deferred.h"
 #include "lib/tokens/key_ring.h"
 #include "lib/util/logger.h"
 #include "tests/unit/frontage_fixture.h"
@@ -82,6 +83,11 @@ class ServiceTest : public ::testing::Test {
     });
     r.add("GET", "/admin/api/v1/session",
           [](Request&) { return Response::json(200, R"({"account":{}})"); });
+    // Answered later, by whoever completes later_ (as the event writer completes an impression).
+    r.add("POST", "/api/v1/events/impression", [this](Request&) {
+      later_ = std::make_shared<placard::http::Deferred>();
+      return placard::http::Deferred::now_or_later(later_);
+    });
     r.add("GET", "/r/click/:offerId", [](Request&) {
       auto resp = Response::empty(302);
       resp.set_header("Location", "https://ad.example/");
@@ -115,6 +121,23 @@ class ServiceTest : public ::testing::Test {
   SnapshotHolder holder_;
   SharedServices shared_{holder_, keys_, *log_};
   int counter_ = 0;
+  std::shared_ptr<placard::http::Deferred> later_;
+
+  // Completes the deferred answer of the last request with `produce`; what reached the sink.
+  Response complete_later(const Response& returned,
+                          const placard::http::Deferred::Produce& produce) {
+    EXPECT_TRUE(returned.later);
+    Response sent;
+    bool reached = false;
+    returned.later->then([&](const Response& r) {
+      sent = r;
+      reached = true;
+    });
+    EXPECT_FALSE(reached) << "sent before it was complete";
+    later_->complete(produce);
+    EXPECT_TRUE(reached);
+    return sent;
+  }
 };
 
 TEST_F(ServiceTest, NoOriginListMeansNoCorsHeadersAndNoRefusal) {
@@ -353,3 +376,37 @@ TEST_F(FrontageTest, TrustedProxySaysHttps) {
 }
 
 }  // namespace
+
+TEST_F(ServiceTest, AnAnswerCompletedLaterGetsTheHeadersOfAnImmediateOne) {
+  set_origins({"chrome-extension://abc"});
+  const auto returned = handle("POST", "/api/v1/events/impression", "chrome-extension://abc");
+  const auto r =
+      complete_later(returned, [] { return Response::json(200, R"({"status":"recorded"})"); });
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, R"({"status":"recorded"})");
+  EXPECT_EQ(r.header("Access-Control-Allow-Origin"), "chrome-extension://abc");
+  EXPECT_EQ(r.header("Vary"), "Origin");
+  EXPECT_EQ(r.header("X-Content-Type-Options"), "nosniff");
+  EXPECT_EQ(r.header("X-Request-Id"), "req-1");
+  // What an immediate answer of the same service gets, header for header.
+  const auto now = handle("GET", "/api/v1/config", "chrome-extension://abc");
+  for (const char* name : {"Access-Control-Allow-Origin", "Vary", "X-Content-Type-Options"}) {
+    EXPECT_EQ(r.header(name), now.header(name)) << name;
+  }
+}
+
+TEST_F(ServiceTest, AFailureCompletedLaterIsTheContractsErrorWithoutItsDetail) {
+  const auto returned = handle("POST", "/api/v1/events/impression");
+  const auto r = complete_later(returned, []() -> Response {
+    throw placard::db::DatabaseUnavailable("writer lost its socket");
+  });
+  EXPECT_EQ(r.status, 503);
+  EXPECT_EQ(r.header("Retry-After"), "5");
+  EXPECT_NE(r.body.find(R"("code":"service_unavailable")"), std::string::npos) << r.body;
+  EXPECT_EQ(r.body.find("writer lost"), std::string::npos);
+  EXPECT_EQ(r.header("Cache-Control"), "no-store");
+  EXPECT_EQ(r.header("X-Request-Id"), "req-1");
+  const auto log = log_text();
+  EXPECT_NE(log.find("writer lost its socket"), std::string::npos) << log;
+  EXPECT_NE(log.find("req-1"), std::string::npos) << log;
+}
