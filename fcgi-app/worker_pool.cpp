@@ -7,7 +7,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -17,6 +20,7 @@
 #include "fcgi-app/turns.h"
 #include "lib/http/api_error.h"
 #include "lib/http/cgi_gateway.h"
+#include "lib/http/deferred.h"
 #include "lib/http/json_body.h"
 #include "lib/metrics/request_metrics.h"
 #include "lib/util/fast_rng.h"
@@ -99,49 +103,127 @@ void read_body_first(FCGX_Request& fcgx, http::Request& request,
   }
 }
 
-// The handler's answer, on a handler lent for this request only.
-http::Response handled(http::Request& request, Handlers& handlers, Turns::Turn& turn,
+// The handler's answer, on the handler lent for this request.
+http::Response handled(http::Request& request, RequestHandler& handler, Turns::Turn& turn,
                        util::Logger& log) {
   try {
-    const auto handler = handlers.lease();
-    handler->before_long_waits([&turn] { turn.give_up(); });
-    return handler->handle(request);
+    handler.before_long_waits([&turn] { turn.give_up(); });
+    return handler.handle(request);
   } catch (const std::exception& e) {
     log.error(request.request_id, std::string("handler failed: ") + e.what());
     return http::render_error(http::internal_error());
   }
 }
 
-void intake_thread(int listen_fd, bool unix_socket, const PoolSettings& settings,
-                   Handlers& handlers, Turns& turns, util::Logger& log,
-                   const metrics::RequestMetrics* counted) {
+// What answering a request needs once its handler has returned: on the intake thread, or on the
+// thread completing a deferred answer (lib/http/deferred.h) while the intake thread has moved on.
+struct Answering {
+  std::unique_ptr<FcgiRequest> slot;
+  std::optional<Handlers::Lease> handler;  // a deferred answer keeps its handler until it is sent
+  std::string method;
+  std::string path;
+  std::string request_id;
+  bool body_read = false;  // every byte of the body was read
+  std::chrono::steady_clock::time_point start;
+};
+
+void send_answer(Answering& a, const http::Response& response, bool unix_socket, util::Logger& log,
+                 const metrics::RequestMetrics* counted) {
+  auto& fcgx = a.slot->get();
+  const std::string head = http::render_response_head(response);
+  const bool with_body = http::response_has_body(response, a.method == "HEAD");
+  if (FCGX_PutStr(head.data(), static_cast<int>(head.size()), fcgx.out) < 0 ||
+      (with_body &&
+       FCGX_PutStr(response.body.data(), static_cast<int>(response.body.size()), fcgx.out) < 0)) {
+    log.error(a.request_id, "client went away while the answer was written");
+  }
+  // Counted before the answer is complete for the web server: a client that has its answer
+  // finds it counted (the end-of-request record is still in libfcgi's buffer here).
+  if (counted != nullptr) {
+    counted->observe(a.path, response.status, static_cast<std::uint64_t>(micros_since(a.start)));
+  }
+  finish_request(fcgx, unix_socket, a.body_read);
+  log.request(a.method, a.path, response.status, micros_since(a.start), a.request_id);
+}
+
+// Deferred answers not sent yet: the pool returns only once there are none (they hold its
+// handlers and its request slots).
+class InFlight {
+ public:
+  void add() {
+    const std::lock_guard lock(mutex_);
+    ++n_;
+  }
+  void done() {
+    const std::lock_guard lock(mutex_);
+    if (--n_ == 0) none_.notify_all();
+  }
+  void wait_none() {
+    std::unique_lock lock(mutex_);
+    none_.wait(lock, [this] { return n_ == 0; });
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable none_;
+  int n_ = 0;
+};
+
+struct Intake {
+  int listen_fd;
+  bool unix_socket;
+  const PoolSettings& settings;
+  Handlers& handlers;
+  Turns& turns;
+  util::Logger& log;
+  const metrics::RequestMetrics* counted;
+  InFlight& in_flight;
+};
+
+// Sends a deferred answer from whichever thread completes it; the request's slot and handler go
+// back with it.
+void answer_later(const Intake& in, const http::Response& response, std::unique_ptr<Answering> a) {
+  in.in_flight.add();
+  // The sink is the one owner (std::function needs a copyable callable: a shared_ptr).
+  response.later->then(
+      [pending = std::shared_ptr<Answering>(std::move(a)), &in](const http::Response& r) mutable {
+        try {
+          send_answer(*pending, r, in.unix_socket, in.log, in.counted);
+        } catch (const std::exception& e) {
+          in.log.error(pending->request_id, std::string("answer failed: ") + e.what());
+        }
+        pending.reset();  // the slot and the handler, before the pool may end
+        in.in_flight.done();
+      });
+}
+
+void intake_thread(const Intake& in) {
   util::FastRng rng;
-  FcgiRequest slot(listen_fd);
-  auto& fcgx = slot.get();
-  Turns::Turn turn(turns);
-  while (FCGX_Accept_r(&fcgx) >= 0) {
-    const auto start = std::chrono::steady_clock::now();
+  Turns::Turn turn(in.turns);
+  auto a = std::make_unique<Answering>();
+  a->slot = std::make_unique<FcgiRequest>(in.listen_fd);
+  while (FCGX_Accept_r(&a->slot->get()) >= 0) {
+    auto& fcgx = a->slot->get();
+    a->start = std::chrono::steady_clock::now();
     http::Request request = http::request_from_envp(fcgx.envp);
     request.request_id = http::choose_request_id(request, rng);
-    read_body_first(fcgx, request, start + settings.body_timeout, turn);
-    const http::Response response = handled(request, handlers, turn, log);
-    const std::string head = http::render_response_head(response);
-    const bool with_body = http::response_has_body(response, request.method == "HEAD");
-    if (FCGX_PutStr(head.data(), static_cast<int>(head.size()), fcgx.out) < 0 ||
-        (with_body &&
-         FCGX_PutStr(response.body.data(), static_cast<int>(response.body.size()), fcgx.out) < 0)) {
-      log.error(request.request_id, "client went away while the answer was written");
-    }
-    // Counted before the answer is complete for the web server: a client that has its answer
-    // finds it counted (the end-of-request record is still in libfcgi's buffer here).
-    if (counted != nullptr) {
-      counted->observe(request.path, response.status,
-                       static_cast<std::uint64_t>(micros_since(start)));
-    }
+    read_body_first(fcgx, request, a->start + in.settings.body_timeout, turn);
     // request.body holds what was read: empty when it was not (over the limit, or too slow).
-    finish_request(fcgx, unix_socket, request.content_length.value_or(0) == request.body.size());
-    log.request(request.method, request.path, response.status, micros_since(start),
-                request.request_id);
+    a->body_read = request.content_length.value_or(0) == request.body.size();
+    a->handler.emplace(in.handlers.lease());
+    http::Response response = handled(request, **a->handler, turn, in.log);
+    // As the handler leaves them: the path within the base path (metrics routes, the log).
+    a->method = std::move(request.method);
+    a->path = std::move(request.path);
+    a->request_id = std::move(request.request_id);
+    if (response.later) {
+      answer_later(in, response, std::move(a));
+      a = std::make_unique<Answering>();
+      a->slot = std::make_unique<FcgiRequest>(in.listen_fd);
+    } else {
+      a->handler.reset();
+      send_answer(*a, response, in.unix_socket, in.log, in.counted);
+    }
     turn.take();  // after a slow body: back in line before the next accept
   }
 }
@@ -190,15 +272,17 @@ void serve_fastcgi(int listen_fd, const PoolSettings& settings, const HandlerFac
     counted.emplace(*settings.metrics);
     gauges = pool_gauges(*settings.metrics, handlers, turns);
   }
+  InFlight in_flight;
+  const Intake in{
+      listen_fd, unix_socket, settings, handlers, turns, log, counted ? &*counted : nullptr,
+      in_flight};
   std::vector<std::thread> intake_threads;
   intake_threads.reserve(static_cast<std::size_t>(settings.intake_threads));
   for (int i = 0; i < settings.intake_threads; ++i) {
-    intake_threads.push_back(logged_thread(log, "intake thread", [&] {
-      intake_thread(listen_fd, unix_socket, settings, handlers, turns, log,
-                    counted ? &*counted : nullptr);
-    }));
+    intake_threads.push_back(logged_thread(log, "intake thread", [&in] { intake_thread(in); }));
   }
   for (auto& t : intake_threads) t.join();
+  in_flight.wait_none();  // deferred answers still to send hold handlers and slots
 }
 
 void request_shutdown(int listen_fd) {
@@ -216,7 +300,7 @@ int serve_cgi(RequestHandler& handler, util::Logger& log) {
     return body;
   };
   request.request_id = http::choose_request_id(request, rng);
-  const http::Response response = handler.handle(request);
+  const http::Response response = http::settled(handler.handle(request));
   const std::string bytes = http::render_response(response, request.method == "HEAD");
   std::fwrite(bytes.data(), 1, bytes.size(), stdout);
   std::fflush(stdout);

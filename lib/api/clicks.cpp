@@ -1,9 +1,13 @@
 #include "lib/api/clicks.h"
 
+#include <exception>
+#include <memory>
+
 #include "lib/api/counting_rules.h"
 #include "lib/api/token_checks.h"
 #include "lib/db/errors.h"
 #include "lib/http/api_error.h"
+#include "lib/http/deferred.h"
 #include "lib/http/header.h"
 #include "lib/http/negotiation.h"
 #include "lib/util/parse_int.h"
@@ -83,6 +87,49 @@ http::Response redirect_to(const db::OfferTarget& offer, const tokens::TokenClai
   return r;
 }
 
+// A click sent to the event writer, and what its thread decided.
+struct Click {
+  db::EventRecord event;
+  tokens::TokenClaims claims;
+  std::optional<db::OfferTarget> in_snapshot;  // judges the click if the database is unreachable
+  std::int64_t now;
+  bool html;                              // the client prefers an HTML page to a JSON refusal
+  std::optional<http::ApiError> refusal;  // set by the writer's thread
+};
+
+// The click's answer once the writer has been: the redirect, or why not (thrown).
+http::Response clicked(const Click& c, std::optional<db::OfferTarget> offer,
+                       const std::exception_ptr& error, db::ClickStore& clicks) {
+  std::optional<http::ApiError> refusal = c.refusal;
+  if (error) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const db::DatabaseUnavailable&) {
+      // The database is unreachable: the snapshot judges the offer (a refusal as the contract
+      // orders it), and a valid click goes to the host's click journal and redirects as usual
+      // (written once when the database returns); no journal, or a full one: 503 as before.
+      offer = c.in_snapshot;
+      refusal = click_refusal(offer, std::nullopt, c.now);
+      if (!refusal && !clicks.keep_for_later(c.event)) throw;
+    }
+  }
+  if (refusal) throw *refusal;
+  return redirect_to(*offer, c.claims);
+}
+
+// A refusal must not be cached either (the same link may work after a fix, or not at all), and
+// a browser that prefers HTML gets a page.
+template <typename Answer>
+http::Response refusal_as_answer(bool html, const Answer& answer) {
+  try {
+    return answer();
+  } catch (http::ApiError& e) {
+    e.with_header("Cache-Control", "no-store");
+    if (html) return html_refusal(e);
+    throw;
+  }
+}
+
 http::Response redirect(const http::Request& request, const catalog::Snapshot& snapshot,
                         const tokens::KeyRing& keys, db::ClickStore& clicks, ClientHasher& clients,
                         std::int64_t now) {
@@ -123,25 +170,28 @@ http::Response redirect(const http::Request& request, const catalog::Snapshot& s
     return redirect_to(*offer, claims);
   }
   event.client = clients.hash(request, now);
-  std::optional<http::ApiError> refusal;
-  std::optional<db::OfferTarget> offer;
-  try {
-    offer = clicks.follow(
-        offer_id, [&](const std::optional<db::OfferTarget>& o) -> std::optional<db::EventRecord> {
-          refusal = click_refusal(o, token_error, now);
-          if (refusal) return std::nullopt;
-          return event;
+  // Answered once the writer has read the offer, judged it and committed the click, by the
+  // thread that did: this one goes on to the next request meanwhile. `clicks` is this handler's,
+  // which stays lent to the request until its answer is sent.
+  auto click =
+      std::make_shared<Click>(Click{event, claims, snapshot_target(snapshot, offer_id), now,
+                                    http::prefers_html(request.header("accept")), std::nullopt});
+  auto later = std::make_shared<http::Deferred>();
+  clicks.follow_then(
+      offer_id,
+      [click](const std::optional<db::OfferTarget>& o) -> std::optional<db::EventRecord> {
+        click->refusal = click_refusal(o, std::nullopt, click->now);
+        if (click->refusal) return std::nullopt;
+        return click->event;
+      },
+      [later, click, &clicks](std::optional<db::OfferTarget> offer,
+                              const std::exception_ptr& error) {
+        later->complete([click, offer = std::move(offer), error, &clicks] {
+          return refusal_as_answer(click->html,
+                                   [&] { return clicked(*click, offer, error, clicks); });
         });
-  } catch (const db::DatabaseUnavailable&) {
-    // The database is unreachable: the snapshot judges the offer (a refusal as the contract
-    // orders it), and a valid click goes to the host's click journal and redirects as usual
-    // (written once when the database returns); no journal, or a full one: 503 as before.
-    offer = snapshot_target(snapshot, offer_id);
-    refusal = click_refusal(offer, std::nullopt, now);
-    if (!refusal && !clicks.keep_for_later(event)) throw;
-  }
-  if (refusal) throw *refusal;
-  return redirect_to(*offer, claims);
+      });
+  return http::Deferred::now_or_later(std::move(later));
 }
 
 }  // namespace
@@ -195,14 +245,8 @@ std::string_view sub_id_parameter(std::string_view network) {
 http::Response follow_click(http::Request& request, const catalog::Snapshot& snapshot,
                             const tokens::KeyRing& keys, db::ClickStore& clicks,
                             ClientHasher& clients, std::int64_t now) {
-  try {
-    return redirect(request, snapshot, keys, clicks, clients, now);
-  } catch (http::ApiError& e) {
-    // A refusal must not be cached either: the same link may work after a fix, or not at all.
-    e.with_header("Cache-Control", "no-store");
-    if (http::prefers_html(request.header("accept"))) return html_refusal(e);
-    throw;
-  }
+  return refusal_as_answer(http::prefers_html(request.header("accept")),
+                           [&] { return redirect(request, snapshot, keys, clicks, clients, now); });
 }
 
 }  // namespace placard::api

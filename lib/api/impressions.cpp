@@ -1,12 +1,15 @@
 #include "lib/api/impressions.h"
 
 #include <algorithm>
+#include <exception>
+#include <memory>
 #include <optional>
 #include <string_view>
 
 #include "lib/api/counting_rules.h"
 #include "lib/api/token_checks.h"
 #include "lib/http/api_error.h"
+#include "lib/http/deferred.h"
 #include "lib/http/json_body.h"
 
 namespace placard::api {
@@ -54,6 +57,11 @@ std::string_view impression_token(http::Request& request, http::BodyDocument& pa
   return {it->value.GetString(), it->value.GetStringLength()};
 }
 
+http::Response answer(bool recorded) {
+  return http::Response::json(200,
+                              recorded ? R"({"status":"recorded"})" : R"({"status":"duplicate"})");
+}
+
 }  // namespace
 
 http::Response record_impression(http::Request& request, const catalog::Snapshot& snapshot,
@@ -69,15 +77,23 @@ http::Response record_impression(http::Request& request, const catalog::Snapshot
     if (!events.impression_recorded(claims.nonce)) throw token_expired();
   } else if (event.ignored = ignored_reason(request); event.ignored == db::IgnoredReason::none) {
     event.client = clients.hash(request, now);
-    recorded = events.record_impression(event);
+    // Answered once committed ("recorded" means durable), by the thread that committed it: this
+    // one goes on to the next request meanwhile.
+    auto later = std::make_shared<http::Deferred>();
+    events.record_impression_then(event, [later](bool counted, const std::exception_ptr& error) {
+      later->complete([counted, error] {
+        if (error) std::rethrow_exception(error);
+        return answer(counted);
+      });
+    });
+    return http::Deferred::now_or_later(std::move(later));
   } else {
     // Not counted (prefetch, crawler), but answered as a counted one would be: "duplicate" only
     // when the token was counted before. The token stays usable by a real view.
     events.record_impression(event);
     recorded = !events.impression_recorded(claims.nonce);
   }
-  return http::Response::json(200,
-                              recorded ? R"({"status":"recorded"})" : R"({"status":"duplicate"})");
+  return answer(recorded);
 }
 
 }  // namespace placard::api

@@ -13,6 +13,9 @@ class JournalingClicks : public db::ClickStore {
   std::optional<db::OfferTarget> follow(std::uint64_t offer_id, const Decide& decide) override {
     return inner_.follow(offer_id, decide);
   }
+  void follow_then(std::uint64_t offer_id, const Decide& decide, const Followed& done) override {
+    inner_.follow_then(offer_id, decide, done);
+  }
   void record_ignored(const db::EventRecord& event) override { inner_.record_ignored(event); }
   bool keep_for_later(const db::EventRecord& event) override { return journal_.append(event); }
 

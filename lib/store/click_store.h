@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <optional>
 #include <string>
@@ -30,6 +31,21 @@ class ClickStore {
   // decide runs exactly once, possibly on another thread, while this call waits; what it
   // returns is committed before this returns. Gives back the offer decide was shown.
   virtual std::optional<OfferTarget> follow(std::uint64_t offer_id, const Decide& decide) = 0;
+  // What follow returns, or what it threw.
+  using Followed =
+      std::function<void(std::optional<OfferTarget> offer, const std::exception_ptr& error)>;
+  // follow, with the result given to `done` on whichever thread has it (the event writer's,
+  // after its commit), so that the caller need not wait. By default: here and now.
+  virtual void follow_then(std::uint64_t offer_id, const Decide& decide, const Followed& done) {
+    std::optional<OfferTarget> offer;
+    try {
+      offer = follow(offer_id, decide);
+    } catch (...) {
+      done(std::nullopt, std::current_exception());
+      return;
+    }
+    done(std::move(offer), nullptr);
+  }
   // A click answered but not counted (event.ignored set: HEAD, prefetch, crawler), judged by the
   // caller against the catalog snapshot: written to ignored_events (once per token and reason)
   // without reading the offer.

@@ -148,11 +148,50 @@ std::optional<OfferTarget> EventBatcher::follow_click(std::uint64_t offer_id,
   return std::move(p.target);
 }
 
+void EventBatcher::record_then(EventTable table, const EventRecord& event, Done done) {
+  auto p = std::make_unique<Pending>();
+  p->table = table;
+  p->copy = event;
+  p->event = &*p->copy;
+  p->tell = [done = std::move(done)](Pending& q) { done(q.recorded, q.error); };
+  queue_owned(std::move(p));
+}
+
+void EventBatcher::follow_click_then(std::uint64_t offer_id, ClickStore::Decide decide,
+                                     Followed done) {
+  auto p = std::make_unique<Pending>();
+  p->table = EventTable::clicks;
+  p->offer_id = offer_id;
+  p->own_decide = std::move(decide);
+  p->decide = &*p->own_decide;
+  p->tell = [done = std::move(done)](Pending& q) { done(std::move(q.target), q.error); };
+  queue_owned(std::move(p));
+}
+
+void EventBatcher::queue_owned(std::unique_ptr<Pending> p) {
+  Pending& pending = *p;
+  bool queued = false;
+  {
+    const std::lock_guard lock(mutex_);
+    if (!stopping_) {
+      queue_.push_back(Queued{&pending, std::move(p)});
+      queued = true;
+    }
+  }
+  if (queued) {
+    work_.notify_one();
+    return;
+  }
+  // Not queued: the writer is stopping.
+  pending.error = std::make_exception_ptr(DatabaseUnavailable("the event writer is stopping"));
+  pending.tell(pending);
+}
+
 bool EventBatcher::submit(Pending& p) {
   {
     const std::lock_guard lock(mutex_);
     if (stopping_) throw DatabaseUnavailable("the event writer is stopping");
-    queue_.push_back(&p);
+    queue_.push_back(Queued{&p, nullptr});
   }
   work_.notify_one();
   // Only this request's own completion: the writer wakes exactly the requests it answered.
@@ -169,13 +208,25 @@ void EventBatcher::run() {
     work_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
     if (queue_.empty()) return;  // stopping, and nothing left to write
     std::vector<Pending*> batch;
+    std::vector<std::unique_ptr<Pending>> owned;  // record_then's: gone once told
     while (!queue_.empty() && batch.size() < max_batch_) {
-      batch.push_back(queue_.front());
+      batch.push_back(queue_.front().pending);
+      if (queue_.front().owned) owned.push_back(std::move(queue_.front().owned));
       queue_.pop_front();
     }
     lock.unlock();
     write_batch(session, batch);
-    for (auto* p : batch) p->ready.signal();
+    for (auto* p : batch) {
+      if (!p->tell) {
+        p->ready.signal();
+        continue;
+      }
+      try {
+        p->tell(*p);
+      } catch (...) {  // NOLINT(bugprone-empty-catch): a listener's failure is not the writer's
+      }
+    }
+    owned.clear();
     lock.lock();
   }
 }

@@ -5,7 +5,9 @@
 #include <deque>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -43,6 +45,16 @@ class EventBatcher {
   // True when this call recorded the event, false when it was recorded before. Throws
   // DatabaseUnavailable or DatabaseError.
   bool record(EventTable table, const EventRecord& event);
+  // record() without waiting: the event is copied, and `done` hears what record() would have
+  // returned or thrown, on the writer's thread after its commit (or here, when the writer is
+  // stopping). `done` must not throw, nor wait for the writer.
+  using Done = std::function<void(bool recorded, const std::exception_ptr& error)>;
+  void record_then(EventTable table, const EventRecord& event, Done done);
+  // follow_click() without waiting: `decide` (kept here) runs on the writer's thread as before,
+  // and `done` hears the offer decide was shown, or what follow_click() would have thrown.
+  using Followed =
+      std::function<void(std::optional<OfferTarget> offer, const std::exception_ptr& error)>;
+  void follow_click_then(std::uint64_t offer_id, ClickStore::Decide decide, Followed done);
 
   // ClickStore::follow, batched: the offers of all queued clicks are read in one statement, each
   // click's decision runs on the writer thread, and the clicks to record go into one insert.
@@ -87,6 +99,17 @@ class EventBatcher {
     bool recorded = false;
     std::exception_ptr error;
     Completion ready;  // signalled by the writer when the fields above are final
+    // record_then(), follow_click_then(): their own copies, and whom to tell (nobody waits on
+    // `ready`).
+    std::optional<EventRecord> copy;
+    std::optional<ClickStore::Decide> own_decide;
+    std::function<void(Pending&)> tell;
+  };
+  void queue_owned(std::unique_ptr<Pending> p);
+  // A queued event: waited for by its request (owned by it), or owned here (record_then).
+  struct Queued {
+    Pending* pending;
+    std::unique_ptr<Pending> owned;
   };
 
   bool submit(Pending& p);
@@ -108,7 +131,7 @@ class EventBatcher {
   bool announced_ = false;  // the insert flavor was reported
   std::mutex mutex_;
   std::condition_variable work_;
-  std::deque<Pending*> queue_;
+  std::deque<Queued> queue_;
   bool stopping_ = false;
   std::thread writer_;  // last: starts after everything above is ready
 };

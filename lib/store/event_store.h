@@ -2,6 +2,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
+#include <functional>
 #include <string>
 
 #include "lib/store/ignored_reason.h"
@@ -29,6 +31,20 @@ class EventStore {
   virtual ~EventStore() = default;
   // True when this call recorded it; false when it was already recorded.
   virtual bool record_impression(const EventRecord& event) = 0;
+  // What record_impression returns, or what it threw.
+  using Recorded = std::function<void(bool recorded, const std::exception_ptr& error)>;
+  // record_impression, with the result given to `done` on whichever thread has it (the event
+  // writer's, after its commit), so that the caller need not wait. By default: here and now.
+  virtual void record_impression_then(const EventRecord& event, const Recorded& done) {
+    bool recorded = false;
+    try {
+      recorded = record_impression(event);
+    } catch (...) {
+      done(false, std::current_exception());
+      return;
+    }
+    done(recorded, nullptr);
+  }
   virtual bool impression_recorded(const std::array<unsigned char, 16>& nonce) = 0;
 };
 

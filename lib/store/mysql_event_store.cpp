@@ -9,9 +9,18 @@ bool MysqlEventStore::record_impression(const EventRecord& event) {
   return batcher_.record(EventTable::impressions, event);
 }
 
+void MysqlEventStore::record_impression_then(const EventRecord& event, const Recorded& done) {
+  batcher_.record_then(EventTable::impressions, event, done);
+}
+
 std::optional<OfferTarget> MysqlEventStore::follow(std::uint64_t offer_id, const Decide& decide) {
   if (before_waiting_) before_waiting_();
   return batcher_.follow_click(offer_id, decide);
+}
+
+void MysqlEventStore::follow_then(std::uint64_t offer_id, const Decide& decide,
+                                  const Followed& done) {
+  batcher_.follow_click_then(offer_id, decide, done);
 }
 
 void MysqlEventStore::record_ignored(const EventRecord& event) {

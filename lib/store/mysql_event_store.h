@@ -16,8 +16,12 @@ class MysqlEventStore : public EventStore, public ClickStore {
   MysqlEventStore(MysqlSession& session, EventBatcher& batcher)
       : session_(session), batcher_(batcher) {}
   bool record_impression(const EventRecord& event) override;
+  // Queued for the writer; `done` runs on the writer's thread after its commit.
+  void record_impression_then(const EventRecord& event, const Recorded& done) override;
   bool impression_recorded(const std::array<unsigned char, 16>& nonce) override;
   std::optional<OfferTarget> follow(std::uint64_t offer_id, const Decide& decide) override;
+  // Queued for the writer; `done` runs on the writer's thread after its commit.
+  void follow_then(std::uint64_t offer_id, const Decide& decide, const Followed& done) override;
   void record_ignored(const EventRecord& event) override;
   // Called before each wait for the event writer (the worker gives its thread's turn away).
   void before_waiting(std::function<void()> hook) { before_waiting_ = std::move(hook); }

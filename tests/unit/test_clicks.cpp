@@ -3,10 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "lib/db/errors.h"
+#include "lib/http/deferred.h"
 #include "tests/unit/event_tokens.h"
 
 namespace {
@@ -399,6 +402,125 @@ TEST(ClickHandler, PrefetchAndCrawlersRedirectTheSameAndAreNotCounted) {
   EXPECT_EQ(clicks.recorded[0].client, hasher().hash_address("198.51.100.7", kNow));
   EXPECT_EQ(clicks.recorded[1].ignored, IgnoredReason::prefetch);
   EXPECT_EQ(clicks.recorded[2].ignored, IgnoredReason::bot);
+}
+
+// Clicks answered later, as the event writer answers them (issue 24): follow_then keeps the
+// decision and whom to tell until the test plays the writer.
+class LaterClicks : public ClickStore {
+ public:
+  std::optional<OfferTarget> follow(std::uint64_t, const Decide&) override {
+    ADD_FAILURE() << "the handler waited for the writer";
+    return std::nullopt;
+  }
+  void follow_then(std::uint64_t id, const Decide& decide, const Followed& done) override {
+    asked = id;
+    decide_ = decide;
+    done_ = done;
+  }
+  void record_ignored(const EventRecord&) override { ADD_FAILURE() << "not an ignored click"; }
+  bool keep_for_later(const EventRecord& e) override {
+    if (!journal_has_room) return false;
+    kept.push_back(e);
+    return true;
+  }
+  // The writer: reads the offer, lets the handler's decision run, commits what it says.
+  void writer_commits(const std::optional<OfferTarget>& o) {
+    if (auto e = decide_(o)) recorded.push_back(*e);
+    done_(o, nullptr);
+  }
+  void writer_lost_the_database() {
+    done_(std::nullopt, std::make_exception_ptr(placard::db::DatabaseUnavailable("socket gone")));
+  }
+  std::uint64_t asked = 0;
+  bool journal_has_room = true;
+  std::vector<EventRecord> recorded;
+  std::vector<EventRecord> kept;
+
+ private:
+  Decide decide_;
+  Followed done_;
+};
+
+// The answer a deferred click ends with, as "status Location" or "status code" for a refusal
+// (what the Service's layer makes of it).
+std::string sent_when_done(const placard::http::Response& returned,
+                           const std::function<void()>& writer) {
+  if (!returned.later) return "answered before the writer: " + std::to_string(returned.status);
+  returned.later->wrap([](const placard::http::Deferred::Produce& inner) {
+    try {
+      return inner();
+    } catch (const ApiError& e) {
+      return placard::http::render_error(e);
+    } catch (const placard::db::DatabaseUnavailable&) {
+      return placard::http::Response::empty(503);
+    }
+  });
+  std::string sent = "not sent";
+  returned.later->then([&sent](const placard::http::Response& r) {
+    sent = std::to_string(r.status) + " " + std::string(r.header("Location")) +
+           std::string(r.header("Content-Type"));
+  });
+  if (sent != "not sent") return "sent before the writer committed";
+  writer();
+  return sent;
+}
+
+TEST(ClickHandler, AnsweredOnceTheWriterHasCommittedTheClick) {
+  const auto k = keys();
+  Snapshot s;
+  in_snapshot(s, {offer(42)});
+  LaterClicks clicks;
+  auto r = click_request(42, token(TokenKind::click, 42, kNow));
+  const auto returned = placard::api::follow_click(r, s, k, clicks, hasher(), kNow);
+  EXPECT_EQ(clicks.asked, 42U);
+  EXPECT_TRUE(clicks.recorded.empty());
+  std::string nonce_hex;
+  for (int i = 0; i < 16; ++i) nonce_hex += "6e";
+  EXPECT_EQ(sent_when_done(returned, [&] { clicks.writer_commits(offer(42)); }),
+            "302 https://ad.example/go?x=1&subid=" + nonce_hex);
+  ASSERT_EQ(clicks.recorded.size(), 1U);
+  EXPECT_EQ(clicks.recorded[0].offer_id, 42U);
+}
+
+TEST(ClickHandler, TheWritersVerdictOnTheOfferIsTheAnswerAPageForABrowser) {
+  const auto k = keys();
+  Snapshot s;
+  in_snapshot(s, {offer(42)});  // the snapshot's picture is older than the database's
+  auto disabled = offer(42);
+  disabled.enabled = false;
+  LaterClicks clicks;
+  auto json = click_request(42, token(TokenKind::click, 42, kNow));
+  EXPECT_EQ(sent_when_done(placard::api::follow_click(json, s, k, clicks, hasher(), kNow),
+                           [&] { clicks.writer_commits(disabled); }),
+            "410 application/json; charset=utf-8");
+  auto page = click_request(42, token(TokenKind::click, 42, kNow));
+  page.headers.push_back({"accept", "text/html,application/xhtml+xml"});
+  EXPECT_EQ(sent_when_done(placard::api::follow_click(page, s, k, clicks, hasher(), kNow),
+                           [&] { clicks.writer_commits(disabled); }),
+            "410 text/html; charset=utf-8");
+  EXPECT_TRUE(clicks.recorded.empty());
+}
+
+TEST(ClickHandler, AWriterWithoutTheDatabaseLeavesAValidClickToTheJournal) {
+  const auto k = keys();
+  Snapshot s;
+  auto disabled = offer(43);
+  disabled.enabled = false;
+  in_snapshot(s, {offer(42), disabled});
+  LaterClicks clicks;
+  const auto lost = [&](std::uint64_t id) {
+    auto r = click_request(id, token(TokenKind::click, id, kNow));
+    return sent_when_done(placard::api::follow_click(r, s, k, clicks, hasher(), kNow),
+                          [&] { clicks.writer_lost_the_database(); });
+  };
+  EXPECT_EQ(lost(42).substr(0, 34), "302 https://ad.example/go?x=1&subi");
+  ASSERT_EQ(clicks.kept.size(), 1U);
+  EXPECT_EQ(clicks.kept[0].offer_id, 42U);
+  EXPECT_EQ(lost(43), "410 application/json; charset=utf-8");  // the snapshot's refusal stands
+  EXPECT_EQ(clicks.kept.size(), 1U);
+  clicks.journal_has_room = false;
+  EXPECT_EQ(lost(42), "503 ");
+  EXPECT_EQ(clicks.kept.size(), 1U);
 }
 
 }  // namespace
