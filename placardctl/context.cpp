@@ -22,10 +22,15 @@ config::ServerConfig Context::load() const {
 
 std::string sql_dir_of(const config::ServerConfig& c) {
   if (!c.sql_dir.empty()) return c.sql_dir;
-  // build/placardctl -> sql/ of the source tree; /usr/bin/placardctl -> /usr/share/placard/sql.
+  // build/placardctl -> sql/ of the source tree, and so does a sanitizer build's
+  // (build/san/placardctl); /usr/bin/placardctl -> /usr/share/placard/sql.
   const auto prefix = std::filesystem::canonical("/proc/self/exe").parent_path().parent_path();
   std::error_code ec;
   if (std::filesystem::is_directory(prefix / "sql", ec)) return (prefix / "sql").string();
+  if (prefix.filename() == "build" &&
+      std::filesystem::is_directory(prefix.parent_path() / "sql", ec)) {
+    return (prefix.parent_path() / "sql").string();
+  }
   return (prefix / "share" / "placard" / "sql").string();
 }
 
