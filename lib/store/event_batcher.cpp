@@ -1,105 +1,21 @@
 #include "lib/store/event_batcher.h"
 
 #include <algorithm>
-#include <array>
-#include <charconv>
 #include <memory>
 #include <string>
-#include <string_view>
 #include <unordered_map>
 #include <vector>
 
-#include "lib/crypto/sha256.h"
 #include "lib/db/transaction.h"
+#include "lib/store/event_row_sql.h"
 #include "lib/store/returned_nonce_match.h"
 
 namespace placard::db {
 
 namespace {
 
-std::string nonce_hex_upper(const EventRecord& e) {
-  std::string hex = crypto::to_hex(
-      std::string_view(reinterpret_cast<const char*>(e.nonce.data()), e.nonce.size()));
-  std::transform(hex.begin(), hex.end(), hex.begin(),
-                 [](char c) { return (c >= 'a' && c <= 'f') ? static_cast<char>(c - 32) : c; });
-  return hex;
-}
-
 const char* table_name(EventTable t) {
   return t == EventTable::impressions ? "impressions" : "clicks";
-}
-
-constexpr const char* kColumns =
-    " (token_nonce, offer_id, placement, country, issued_at, client_hash) VALUES ";
-// The portable flavor's row (prepared): the nonce and the client hash go as their 16 bytes (a
-// string parameter into a BINARY(16) column is stored as is), not as hex for UNHEX().
-constexpr const char* kRow = "(?, ?, ?, ?, FROM_UNIXTIME(?), ?)";
-
-template <std::size_t N>
-std::string raw(const std::array<unsigned char, N>& bytes) {
-  return {reinterpret_cast<const char*>(bytes.data()), N};
-}
-
-void bind_row(sql::PreparedStatement& st, unsigned first, const EventRecord& e) {
-  st.setString(first, raw(e.nonce));
-  st.setUInt64(first + 1, e.offer_id);
-  st.setString(first + 2, e.placement);
-  st.setString(first + 3, e.country);
-  st.setInt64(first + 4, e.issued_at);
-  if (e.client == ClientHash{}) {
-    st.setNull(first + 5, sql::DataType::VARCHAR);  // unknown client: never limited
-  } else {
-    st.setString(first + 5, raw(e.client));
-  }
-}
-
-// The batched insert and the offers read go as text statements whose values are written by us
-// from bytes and integers only: every string as a hex literal (X'...', no quoting or escaping to
-// get wrong), every number by std::to_chars. A prepared statement cost the writer more than the
-// statement itself: Connector/C++ binds each parameter through its own allocations (~900
-// instructions per parameter, six per row), and builds a result-set buffer per execution
-// (~20,000 instructions for the offers read); callgrind, issue 24.
-void append_hex_literal(std::string& sql, std::string_view bytes) {
-  static constexpr std::string_view kDigits = "0123456789ABCDEF";
-  sql += "X'";
-  for (const char ch : bytes) {
-    const auto b = static_cast<unsigned char>(ch);
-    sql += kDigits[b >> 4];
-    sql += kDigits[b & 0x0F];
-  }
-  sql += '\'';
-}
-
-template <typename Int>
-void append_int(std::string& sql, Int value) {
-  std::array<char, 24> buf{};
-  const auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), value);
-  sql.append(buf.data(), end);
-}
-
-template <std::size_t N>
-std::string_view bytes_of(const std::array<unsigned char, N>& a) {
-  return {reinterpret_cast<const char*>(a.data()), N};
-}
-
-void append_row(std::string& sql, const EventRecord& e) {
-  sql += '(';
-  append_hex_literal(sql, bytes_of(e.nonce));
-  sql += ", ";
-  append_int(sql, e.offer_id);
-  sql += ", ";
-  append_hex_literal(sql, e.placement);
-  sql += ", ";
-  append_hex_literal(sql, e.country);
-  sql += ", FROM_UNIXTIME(";
-  append_int(sql, e.issued_at);
-  sql += "), ";
-  if (e.client == ClientHash{}) {
-    sql += "NULL";  // unknown client: never limited
-  } else {
-    append_hex_literal(sql, bytes_of(e.client));
-  }
-  sql += ')';
 }
 
 std::unique_ptr<sql::ResultSet> text_query(MysqlSession& session, const std::string& sql) {
@@ -298,7 +214,7 @@ void EventBatcher::write_ignored(MysqlSession& session, std::vector<Pending*>& g
       const EventRecord& e = *group[i]->event;
       st.setString(first, group[i]->table == EventTable::impressions ? "impression" : "click");
       st.setString(first + 1, std::string(ignored_reason_name(e.ignored)));
-      st.setString(first + 2, raw(e.nonce));
+      st.setString(first + 2, bytes_of(e.nonce));
       st.setUInt64(first + 3, e.offer_id);
       st.setString(first + 4, e.placement);
       st.setString(first + 5, e.country);
@@ -320,7 +236,7 @@ void EventBatcher::read_offers(MysqlSession& session, std::vector<Pending*>& cli
       "TIMESTAMPDIFF(SECOND, '1970-01-01 00:00:00', valid_until) FROM offers WHERE id IN (";
   for (std::size_t i = 0; i < ids.size(); ++i) {
     if (i > 0) sql += ", ";
-    append_int(sql, ids[i]);
+    append_uint(sql, ids[i]);
   }
   sql += ")";
   std::unordered_map<std::uint64_t, OfferTarget> found;
@@ -370,11 +286,11 @@ void EventBatcher::write(MysqlSession& session, EventTable table, std::vector<Pe
 
 void EventBatcher::write_returning(MysqlSession& session, EventTable table,
                                    std::vector<Pending*>& group) {
-  std::string sql = std::string("INSERT IGNORE INTO ") + table_name(table) + kColumns;
+  std::string sql = std::string("INSERT IGNORE INTO ") + table_name(table) + kEventColumns;
   sql.reserve(sql.size() + group.size() * 160 + 32);
   for (std::size_t i = 0; i < group.size(); ++i) {
     if (i > 0) sql += ", ";
-    append_row(sql, *group[i]->event);
+    append_event_row(sql, *group[i]->event);
   }
   sql += " RETURNING HEX(token_nonce)";
   // The rows this statement inserted: each one answers exactly one request `recorded`.
@@ -390,11 +306,11 @@ void EventBatcher::write_returning(MysqlSession& session, EventTable table,
 
 void EventBatcher::write_in_transaction(MysqlSession& session, EventTable table,
                                         std::vector<Pending*>& group) {
-  auto& st =
-      session.prepared(std::string("INSERT IGNORE INTO ") + table_name(table) + kColumns + kRow);
+  auto& st = session.prepared(std::string("INSERT IGNORE INTO ") + table_name(table) +
+                              kEventColumns + kEventRowParams);
   Transaction tx(session, Transaction::Mode::read_write, report_);
   for (auto* p : group) {
-    bind_row(st, 1, *p->event);
+    bind_event_row(st, 1, *p->event);
     p->recorded = st.executeUpdate() == 1;  // 0: the nonce is there already (a duplicate)
   }
   tx.commit();

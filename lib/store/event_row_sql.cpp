@@ -1,0 +1,86 @@
+#include "lib/store/event_row_sql.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <string_view>
+
+#include "lib/crypto/sha256.h"
+
+namespace placard::db {
+
+namespace {
+
+std::string_view view_of(const std::array<unsigned char, 16>& a) {
+  return {reinterpret_cast<const char*>(a.data()), a.size()};
+}
+
+void append_hex_literal(std::string& sql, std::string_view bytes) {
+  static constexpr std::string_view kDigits = "0123456789ABCDEF";
+  sql += "X'";
+  for (const char ch : bytes) {
+    const auto b = static_cast<unsigned char>(ch);
+    sql += kDigits[b >> 4];
+    sql += kDigits[b & 0x0F];
+  }
+  sql += '\'';
+}
+
+template <typename Int>
+void append_int(std::string& sql, Int value) {
+  std::array<char, 24> buf{};
+  const auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), value);
+  sql.append(buf.data(), end);
+}
+
+}  // namespace
+
+std::string bytes_of(const std::array<unsigned char, 16>& a) {
+  return std::string(view_of(a));
+}
+
+std::string nonce_hex_upper(const EventRecord& e) {
+  std::string hex = crypto::to_hex(view_of(e.nonce));
+  std::transform(hex.begin(), hex.end(), hex.begin(),
+                 [](char c) { return (c >= 'a' && c <= 'f') ? static_cast<char>(c - 32) : c; });
+  return hex;
+}
+
+void bind_event_row(sql::PreparedStatement& st, unsigned first, const EventRecord& e) {
+  st.setString(first, bytes_of(e.nonce));
+  st.setUInt64(first + 1, e.offer_id);
+  st.setString(first + 2, e.placement);
+  st.setString(first + 3, e.country);
+  st.setInt64(first + 4, e.issued_at);
+  if (e.client == ClientHash{}) {
+    st.setNull(first + 5, sql::DataType::VARCHAR);  // unknown client: never limited
+  } else {
+    st.setString(first + 5, bytes_of(e.client));
+  }
+}
+
+void append_uint(std::string& sql, std::uint64_t value) {
+  append_int(sql, value);
+}
+
+void append_event_row(std::string& sql, const EventRecord& e) {
+  sql += '(';
+  append_hex_literal(sql, view_of(e.nonce));
+  sql += ", ";
+  append_int(sql, e.offer_id);
+  sql += ", ";
+  append_hex_literal(sql, e.placement);
+  sql += ", ";
+  append_hex_literal(sql, e.country);
+  sql += ", FROM_UNIXTIME(";
+  append_int(sql, e.issued_at);
+  sql += "), ";
+  if (e.client == ClientHash{}) {
+    sql += "NULL";  // unknown client: never limited
+  } else {
+    append_hex_literal(sql, view_of(e.client));
+  }
+  sql += ')';
+}
+
+}  // namespace placard::db
