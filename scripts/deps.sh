@@ -57,6 +57,7 @@ readonly TEST_PACKAGES=(
 readonly SCAN_PACKAGES=(sqlmap wapiti)
 WANTED=()
 readonly POLICY_RC_D=/usr/sbin/policy-rc.d
+readonly INSTALL_LOCK=/run/lock/placard-deps.lock
 
 log() { printf 'deps: %s\n' "$*" >&2; }
 
@@ -159,6 +160,18 @@ main() {
     printf '  sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends %s\n' \
       "${missing[*]}" >&2
     exit 1
+  fi
+
+  # One installer at a time: make runs the build and test groups side by side (-j), and two
+  # apt-get runs at once fail on apt's lock (seen on a fresh machine: "Could not get lock
+  # /var/lib/apt/lists/lock"), and the second one's policy-rc.d would be removed under it. The
+  # one that waited asks again what is missing: usually nothing by then.
+  mkdir -p "${INSTALL_LOCK%/*}"
+  exec 9>"$INSTALL_LOCK"
+  flock 9
+  mapfile -t missing < <(missing_packages)
+  if [[ "${#missing[@]}" -eq 0 ]]; then
+    return 0
   fi
 
   log "installing missing Debian packages ($*): ${missing[*]}"

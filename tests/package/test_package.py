@@ -586,7 +586,16 @@ def deps_groups():
         # Test-only: an npm on the PATH, so that deps.sh skips Debian's (hundreds of node-*
         # packages, minutes) — the servers and their boot links are what is checked here.
         root.sh("printf '#!/bin/sh\\nexit 0\\n' > /usr/bin/npm && chmod 755 /usr/bin/npm")
-        root.sh("bash /root/deps.sh run", timeout=1500)
+        # Two at once, as `make -j` starts the groups' installs side by side: the second waits
+        # for the first (one apt-get at a time) and then finds nothing missing. Without that
+        # lock one of them failed on apt's own lock on a fresh machine.
+        both = root.sh("bash /root/deps.sh run > /tmp/deps-a.log 2>&1 & a=$!; "
+                       "bash /root/deps.sh run > /tmp/deps-b.log 2>&1 & b=$!; "
+                       "ra=0; rb=0; wait $a || ra=$?; wait $b || rb=$?; echo $ra $rb; "
+                       "cat /tmp/deps-a.log /tmp/deps-b.log | grep -i 'lock' || true",
+                       timeout=1500)
+        check("deps run twice at once: both succeed", both.stdout.split()[:2] == ["0", "0"],
+              both.stdout[-2000:])
         wants = root.dir + "/etc/systemd/system/multi-user.target.wants"
         enabled = sorted(os.listdir(wants)) if os.path.isdir(wants) else []
         started = root.sh("ls /etc/rc2.d 2>/dev/null || true").stdout.split()
