@@ -1,10 +1,9 @@
 #include "lib/jobs/rollup_counts.h"
 
-#include <array>
-#include <charconv>
 #include <stdexcept>
 #include <string_view>
 
+#include "lib/db/sql_literals.h"
 #include "lib/util/time_format.h"
 
 namespace placard::db {
@@ -17,28 +16,6 @@ constexpr std::int64_t kMsPerDay = 86'400'000;
 // Floor division: the hour or day an instant falls in, also before 1970 (never in practice).
 std::int64_t floor_div(std::int64_t a, std::int64_t b) {
   return a / b - ((a % b != 0) && ((a < 0) != (b < 0)) ? 1 : 0);
-}
-
-template <typename Int>
-void append_int(std::string& sql, Int value) {
-  std::array<char, 24> buf{};
-  const auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), value);
-  sql.append(buf.data(), end);
-}
-
-void append_hex_literal(std::string& sql, std::string_view bytes) {
-  static constexpr std::string_view kDigits = "0123456789ABCDEF";
-  if (bytes.empty()) {
-    sql += "''";  // X'' is an empty binary string too, but say it plainly
-    return;
-  }
-  sql += "X'";
-  for (const char ch : bytes) {
-    const auto b = static_cast<unsigned char>(ch);
-    sql += kDigits[b >> 4];
-    sql += kDigits[b & 0x0F];
-  }
-  sql += '\'';
 }
 
 // 'YYYY-MM-DD' of a day number (days since the epoch).
@@ -61,13 +38,13 @@ void append_hour(std::string& sql, std::int64_t hour) {
 }
 
 void append_counts(std::string& sql, const RollupCounts::Counts& c) {
-  append_int(sql, c.impressions);
+  append_uint(sql, c.impressions);
   sql += ", ";
-  append_int(sql, c.ignored_impressions);
+  append_uint(sql, c.ignored_impressions);
   sql += ", ";
-  append_int(sql, c.clicks);
+  append_uint(sql, c.clicks);
   sql += ", ";
-  append_int(sql, c.ignored_clicks);
+  append_uint(sql, c.ignored_clicks);
 }
 
 constexpr std::string_view kCountColumns =
@@ -142,7 +119,7 @@ std::vector<std::string> RollupCounts::statements(std::size_t rows) const {
             sql += '(';
             append_hour(sql, std::get<0>(key));
             sql += ", ";
-            append_int(sql, std::get<1>(key));
+            append_uint(sql, std::get<1>(key));
             sql += ", ";
             append_hex_literal(sql, std::get<2>(key));
             sql += ", ";
@@ -175,7 +152,7 @@ std::vector<std::string> RollupCounts::statements(std::size_t rows) const {
             sql += std::get<1>(key) ? ", 'click', " : ", 'impression', ";
             append_hex_literal(sql, std::get<2>(key));
             sql += ", ";
-            append_int(sql, n);
+            append_uint(sql, n);
             sql += ')';
           });
   return out;

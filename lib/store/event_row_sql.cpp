@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <string_view>
 
 #include "lib/crypto/sha256.h"
+#include "lib/db/sql_literals.h"
 
 namespace placard::db {
 
@@ -13,24 +13,6 @@ namespace {
 
 std::string_view view_of(const std::array<unsigned char, 16>& a) {
   return {reinterpret_cast<const char*>(a.data()), a.size()};
-}
-
-void append_hex_literal(std::string& sql, std::string_view bytes) {
-  static constexpr std::string_view kDigits = "0123456789ABCDEF";
-  sql += "X'";
-  for (const char ch : bytes) {
-    const auto b = static_cast<unsigned char>(ch);
-    sql += kDigits[b >> 4];
-    sql += kDigits[b & 0x0F];
-  }
-  sql += '\'';
-}
-
-template <typename Int>
-void append_int(std::string& sql, Int value) {
-  std::array<char, 24> buf{};
-  const auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), value);
-  sql.append(buf.data(), end);
 }
 
 }  // namespace
@@ -59,15 +41,11 @@ void bind_event_row(sql::PreparedStatement& st, unsigned first, const EventRecor
   }
 }
 
-void append_uint(std::string& sql, std::uint64_t value) {
-  append_int(sql, value);
-}
-
 void append_event_row(std::string& sql, const EventRecord& e) {
   sql += '(';
   append_hex_literal(sql, view_of(e.nonce));
   sql += ", ";
-  append_int(sql, e.offer_id);
+  append_uint(sql, e.offer_id);
   sql += ", ";
   append_hex_literal(sql, e.placement);
   sql += ", ";

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "lib/db/mysql_session.h"
+#include "lib/db/sql_literals.h"
 #include "lib/store/event_store.h"
 
 namespace placard::db {
@@ -27,7 +28,6 @@ void bind_event_row(sql::PreparedStatement& st, unsigned first, const EventRecor
 // instructions per parameter, six per row), and builds a result-set buffer per execution
 // (~20,000 instructions for the offers read); callgrind, issue 24.
 void append_event_row(std::string& sql, const EventRecord& e);
-void append_uint(std::string& sql, std::uint64_t value);
 
 // The 16 bytes of a nonce or client hash, as a string (a BINARY(16) parameter).
 std::string bytes_of(const std::array<unsigned char, 16>& a);
