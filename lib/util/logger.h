@@ -33,6 +33,9 @@ inline constexpr std::size_t kMaxLogLine = 4096;
 
 // Printable form of untrusted text for a log line: control characters and non-ASCII escaped,
 // cut at max bytes.
-std::string log_safe(std::string_view text, std::size_t max = 200);
+inline constexpr std::size_t kLogSafeDefault = 200;
+std::string log_safe(std::string_view text, std::size_t max = kLogSafeDefault);
+// log_safe, appended to `out`.
+void append_log_safe(std::string& out, std::string_view text, std::size_t max = kLogSafeDefault);
 
 }  // namespace placard::util

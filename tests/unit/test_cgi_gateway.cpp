@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -105,6 +106,14 @@ TEST(CgiGateway, RequestIdKeepsSaneCallerIdAndReplacesOthers) {
   Request none;
   EXPECT_NE(placard::http::choose_request_id(none, rng),
             placard::http::choose_request_id(none, rng));
+  // The random id is the generator's next number in 16 hex digits, leading zeros kept.
+  placard::util::FastRng a(11);
+  placard::util::FastRng b(11);
+  for (int i = 0; i < 100; ++i) {
+    char want[17];
+    std::snprintf(want, sizeof want, "%016llx", static_cast<unsigned long long>(a.next()));
+    EXPECT_EQ(placard::http::choose_request_id(none, b), want);
+  }
 }
 
 }  // namespace

@@ -140,3 +140,19 @@ TEST(Logger, UnopenableFileIsAnError) {
 }
 
 }  // namespace
+
+TEST(Logger, RequestLineSpelledFieldByField) {
+  LogFile file;
+  {
+    Logger log(file.path());
+    log.request("GET", "/a\"b\n\xc3\xa9", 404, 1234567, "rid-1");
+    log.request("POST", std::string(250, 'p'), 200, 0, std::string(70, 'r'));
+  }
+  const auto lines = file.lines();
+  ASSERT_EQ(lines.size(), 2U);
+  ASSERT_TRUE(starts_with_timestamp(lines[0]));
+  EXPECT_EQ(lines[0].substr(20),
+            " request method=GET path=\"/a\\x22b\\x0a\\xc3\\xa9\" status=404 us=1234567 rid=rid-1");
+  EXPECT_EQ(lines[1].substr(20), " request method=POST path=\"" + std::string(200, 'p') +
+                                     "...\" status=200 us=0 rid=" + std::string(64, 'r') + "...");
+}

@@ -34,4 +34,15 @@ TEST(ResponseHeaders, ErrorsSayNosniffAndDropBrokenHeaders) {
   EXPECT_FALSE(r.has("Retry-After"));
 }
 
+TEST(ResponseHead, StatusHeadersAndLengthAsWritten) {
+  placard::http::Response r;
+  r.status = 404;
+  r.body = "abc";
+  r.set_header("X-A", "b");
+  EXPECT_EQ(placard::http::render_response_head(r),
+            "Status: 404 Not Found\r\nX-A: b\r\nContent-Length: 3\r\n\r\n");
+  r.status = 304;
+  EXPECT_EQ(placard::http::render_response_head(r), "Status: 304 Not Modified\r\nX-A: b\r\n\r\n");
+}
+
 }  // namespace

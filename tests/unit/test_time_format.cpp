@@ -73,6 +73,8 @@ TEST(TimeFormat, FormatsRoundTrip) {
   EXPECT_EQ(format_rfc3339(0), "1970-01-01T00:00:00Z");
   EXPECT_EQ(format_rfc3339(1'798'761'599), "2026-12-31T23:59:59Z");
   EXPECT_EQ(format_rfc3339(1'709'164'800), "2024-02-29T00:00:00Z");
+  EXPECT_EQ(format_rfc3339(253'402'300'799), "9999-12-31T23:59:59Z");
+  EXPECT_EQ(format_rfc3339(253'402'300'800), "10000-01-01T00:00:00Z");  // the general form
   EXPECT_EQ(format_date(1'709'164'800 + 86'399), "2024-02-29");
   for (const std::int64_t t : {0LL, 951'782'400LL, 1'709'164'800LL, 1'798'761'599LL}) {
     EXPECT_EQ(parse_rfc3339(format_rfc3339(t)), t);
