@@ -1,20 +1,8 @@
 #include "lib/db/sql_literals.h"
 
-#include <array>
-#include <charconv>
+#include "lib/util/append_decimal.h"
 
 namespace placard::db {
-
-namespace {
-
-template <typename Int>
-void append_digits(std::string& sql, Int value) {
-  std::array<char, 24> buf{};
-  const auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), value);
-  sql.append(buf.data(), end);
-}
-
-}  // namespace
 
 void append_hex_literal(std::string& sql, std::string_view bytes) {
   if (bytes.empty()) {
@@ -32,11 +20,11 @@ void append_hex_literal(std::string& sql, std::string_view bytes) {
 }
 
 void append_int(std::string& sql, std::int64_t value) {
-  append_digits(sql, value);
+  util::append_decimal(sql, value);
 }
 
 void append_uint(std::string& sql, std::uint64_t value) {
-  append_digits(sql, value);
+  util::append_decimal(sql, value);
 }
 
 }  // namespace placard::db

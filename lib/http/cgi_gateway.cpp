@@ -1,23 +1,15 @@
 #include "lib/http/cgi_gateway.h"
 
-#include <array>
-#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
 
+#include "lib/util/append_decimal.h"
 #include "lib/util/parse_int.h"
 
 namespace placard::http {
 
 namespace {
-
-template <typename Int>
-void append_decimal(std::string& out, Int value) {
-  std::array<char, 24> buf{};
-  const auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), value);
-  out.append(buf.data(), end);
-}
 
 std::string header_name_from_cgi(std::string_view cgi) {
   std::string out;
@@ -101,7 +93,7 @@ std::string render_response_head(const Response& response) {
   std::string out;
   out.reserve(256);
   out += "Status: ";
-  append_decimal(out, response.status);
+  util::append_decimal(out, response.status);
   out += ' ';
   out += reason_phrase(response.status);
   out += "\r\n";
@@ -114,7 +106,7 @@ std::string render_response_head(const Response& response) {
   }
   if (response.status != 204 && response.status != 304) {
     out += "Content-Length: ";
-    append_decimal(out, response.body.size());
+    util::append_decimal(out, response.body.size());
     out += "\r\n";
   }
   out += "\r\n";

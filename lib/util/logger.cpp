@@ -4,25 +4,13 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
 #include <cerrno>
-#include <charconv>
 #include <stdexcept>
 
+#include "lib/util/append_decimal.h"
 #include "lib/util/time_format.h"
 
 namespace placard::util {
-
-namespace {
-
-template <typename Int>
-void append_number(std::string& out, Int value) {
-  std::array<char, 24> buf{};
-  const auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), value);
-  out.append(buf.data(), end);
-}
-
-}  // namespace
 
 Logger::Logger(const std::string& path) {
   if (!path.empty()) {
@@ -85,9 +73,9 @@ void Logger::request(std::string_view method, std::string_view path, int status,
   line += " path=\"";
   append_log_safe(line, path, kLogSafeDefault);
   line += "\" status=";
-  append_number(line, status);
+  append_decimal(line, status);
   line += " us=";
-  append_number(line, micros);
+  append_decimal(line, micros);
   line += " rid=";
   append_log_safe(line, request_id, 64);
   line += '\n';
