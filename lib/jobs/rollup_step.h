@@ -32,11 +32,11 @@ struct RollupPass {
 // transaction each, counts the settled rows above `rollup_progress.last_id` into stats_hourly and
 // stats_daily (the new rows read once, summed in memory, written as multi-row INSERT ... ON
 // DUPLICATE KEY UPDATE: rollup_counts.h; counted and ignored apart, ignored also by reason into
-// stats_ignored_daily) and moves last_id to the highest id counted. Before counting impressions or clicks it judges the per-client `limits`
-// over the new rows, in id order (RateJudge), and marks those over a limit rate_limited: being
-// one pass at a time across every host, the limits hold across workers and hosts. Reports read
-// only the rollups; the raw rows are counted exactly once. Throws DatabaseUnavailable or
-// DatabaseError.
+// stats_ignored_daily) and moves last_id to the highest id counted. Before counting impressions or
+// clicks it judges the per-client `limits` over the new rows, in id order (RateJudge), and marks
+// those over a limit rate_limited: being one pass at a time across every host, the limits hold
+// across workers and hosts. Reports read only the rollups; the raw rows are counted exactly once.
+// Throws DatabaseUnavailable or DatabaseError.
 RollupPass roll_up_events(MysqlSession& session, const RollupOptions& options,
                           const RateLimits& limits);
 

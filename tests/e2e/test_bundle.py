@@ -96,6 +96,13 @@ class BundleChrootTests(H.StackTestCase):
             shutil.rmtree(cls.root, ignore_errors=True)
 
     def chroot(self, *argv, env=None):
+        if os.path.basename(os.path.normpath(self.stack.build)).startswith("san"):
+            # make test SANITIZE=...: a sanitizer's runtime reads its options and the process's
+            # threads from /proc, which this root leaves out on purpose, so every program fails
+            # at exit there (LeakSanitizer: "Can't open /proc/N/task"). The same code runs under
+            # the sanitizers in every other suite; what this class proves is the bundle's loader
+            # and libraries, which the plain build's run checks.
+            self.skipTest("a sanitizer build cannot run in a root without /proc")
         cmd = ["chroot", self.root, "/bin/env", "-i", "PATH=/bin"]
         cmd += ["%s=%s" % kv for kv in (env or {}).items()] + list(argv)
         proc = subprocess.run(cmd, capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
