@@ -27,7 +27,6 @@ struct RollupEvent {
 class RollupCounts {
  public:
   void add(const RollupEvent& e);
-  bool empty() const { return hourly_.empty(); }
 
   // INSERT ... ON DUPLICATE KEY UPDATE statements for stats_hourly, stats_daily (by offer,
   // placement and country) and stats_ignored_daily, at most `rows` rows each, every key in
