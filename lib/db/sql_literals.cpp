@@ -1,7 +1,5 @@
 #include "lib/db/sql_literals.h"
 
-#include "lib/util/append_decimal.h"
-
 namespace placard::db {
 
 void append_hex_literal(std::string& sql, std::string_view bytes) {
@@ -17,14 +15,6 @@ void append_hex_literal(std::string& sql, std::string_view bytes) {
     sql += kDigits[b & 0x0F];
   }
   sql += '\'';
-}
-
-void append_int(std::string& sql, std::int64_t value) {
-  util::append_decimal(sql, value);
-}
-
-void append_uint(std::string& sql, std::uint64_t value) {
-  util::append_decimal(sql, value);
 }
 
 }  // namespace placard::db

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "lib/db/sql_literals.h"
+#include "lib/util/append_decimal.h"
 #include "lib/util/time_format.h"
 
 namespace placard::db {
@@ -38,13 +39,13 @@ void append_hour(std::string& sql, std::int64_t hour) {
 }
 
 void append_counts(std::string& sql, const RollupCounts::Counts& c) {
-  append_uint(sql, c.impressions);
+  util::append_decimal(sql, c.impressions);
   sql += ", ";
-  append_uint(sql, c.ignored_impressions);
+  util::append_decimal(sql, c.ignored_impressions);
   sql += ", ";
-  append_uint(sql, c.clicks);
+  util::append_decimal(sql, c.clicks);
   sql += ", ";
-  append_uint(sql, c.ignored_clicks);
+  util::append_decimal(sql, c.ignored_clicks);
 }
 
 constexpr std::string_view kCountColumns =
@@ -119,7 +120,7 @@ std::vector<std::string> RollupCounts::statements(std::size_t rows) const {
             sql += '(';
             append_hour(sql, std::get<0>(key));
             sql += ", ";
-            append_uint(sql, std::get<1>(key));
+            util::append_decimal(sql, std::get<1>(key));
             sql += ", ";
             append_hex_literal(sql, std::get<2>(key));
             sql += ", ";
@@ -152,7 +153,7 @@ std::vector<std::string> RollupCounts::statements(std::size_t rows) const {
             sql += std::get<1>(key) ? ", 'click', " : ", 'impression', ";
             append_hex_literal(sql, std::get<2>(key));
             sql += ", ";
-            append_uint(sql, n);
+            util::append_decimal(sql, n);
             sql += ')';
           });
   return out;

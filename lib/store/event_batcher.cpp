@@ -9,6 +9,7 @@
 #include "lib/db/transaction.h"
 #include "lib/store/event_row_sql.h"
 #include "lib/store/returned_nonce_match.h"
+#include "lib/util/append_decimal.h"
 
 namespace placard::db {
 
@@ -236,7 +237,7 @@ void EventBatcher::read_offers(MysqlSession& session, std::vector<Pending*>& cli
       "TIMESTAMPDIFF(SECOND, '1970-01-01 00:00:00', valid_until) FROM offers WHERE id IN (";
   for (std::size_t i = 0; i < ids.size(); ++i) {
     if (i > 0) sql += ", ";
-    append_uint(sql, ids[i]);
+    util::append_decimal(sql, ids[i]);
   }
   sql += ")";
   std::unordered_map<std::uint64_t, OfferTarget> found;

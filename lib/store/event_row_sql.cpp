@@ -6,6 +6,7 @@
 
 #include "lib/crypto/sha256.h"
 #include "lib/db/sql_literals.h"
+#include "lib/util/append_decimal.h"
 
 namespace placard::db {
 
@@ -45,13 +46,13 @@ void append_event_row(std::string& sql, const EventRecord& e) {
   sql += '(';
   append_hex_literal(sql, view_of(e.nonce));
   sql += ", ";
-  append_uint(sql, e.offer_id);
+  util::append_decimal(sql, e.offer_id);
   sql += ", ";
   append_hex_literal(sql, e.placement);
   sql += ", ";
   append_hex_literal(sql, e.country);
   sql += ", FROM_UNIXTIME(";
-  append_int(sql, e.issued_at);
+  util::append_decimal(sql, e.issued_at);
   sql += "), ";
   if (e.client == ClientHash{}) {
     sql += "NULL";  // unknown client: never limited

@@ -41,12 +41,6 @@ void append_log_safe(std::string& out, std::string_view text, std::size_t max) {
   if (text.size() > max) out += "...";
 }
 
-std::string log_safe(std::string_view text, std::size_t max) {
-  std::string out;
-  append_log_safe(out, text, max);
-  return out;
-}
-
 void Logger::write_line(std::string& line) const {
   if (line.size() > kMaxLogLine) {
     line.resize(kMaxLogLine - 4);

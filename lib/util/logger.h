@@ -31,11 +31,9 @@ class Logger {
 // Longest line written: a pipe keeps writes of up to PIPE_BUF (4096) bytes whole.
 inline constexpr std::size_t kMaxLogLine = 4096;
 
-// Printable form of untrusted text for a log line: control characters and non-ASCII escaped,
-// cut at max bytes.
+// Appends the printable form of untrusted text for a log line to `out`: control characters,
+// quotes, backslashes and non-ASCII escaped as \xHH, cut at max bytes ("..." after a cut).
 inline constexpr std::size_t kLogSafeDefault = 200;
-std::string log_safe(std::string_view text, std::size_t max = kLogSafeDefault);
-// log_safe, appended to `out`.
 void append_log_safe(std::string& out, std::string_view text, std::size_t max = kLogSafeDefault);
 
 }  // namespace placard::util

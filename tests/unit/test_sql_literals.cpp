@@ -1,4 +1,5 @@
 #include "lib/db/sql_literals.h"
+#include "lib/util/append_decimal.h"
 
 #include <gtest/gtest.h>
 
@@ -7,8 +8,7 @@
 #include <string>
 
 using placard::db::append_hex_literal;
-using placard::db::append_int;
-using placard::db::append_uint;
+using placard::util::append_decimal;
 
 TEST(SqlLiterals, BytesAsHexLiteralsWithNothingToEscape) {
   std::string sql = "VALUES (";
@@ -21,10 +21,10 @@ TEST(SqlLiterals, BytesAsHexLiteralsWithNothingToEscape) {
 
 TEST(SqlLiterals, IntegersAsDecimalDigits) {
   std::string sql;
-  append_int(sql, std::numeric_limits<std::int64_t>::min());
+  append_decimal(sql, std::numeric_limits<std::int64_t>::min());
   sql += ' ';
-  append_uint(sql, std::numeric_limits<std::uint64_t>::max());
+  append_decimal(sql, std::numeric_limits<std::uint64_t>::max());
   sql += ' ';
-  append_uint(sql, 0);
+  append_decimal(sql, 0);
   EXPECT_EQ(sql, "-9223372036854775808 18446744073709551615 0");
 }
