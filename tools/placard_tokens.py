@@ -53,8 +53,10 @@ def token_keys(conf):
 
 
 def mint(kind, kid, key, offer_id, country, placement, issued_at, nonce=None):
-    """A signed token; nonce: 16 bytes, random when not given."""
-    nonce = os.urandom(16) if nonce is None else nonce
+    """A signed token; nonce: 16 bytes, when not given laid out as the service's own (the issue
+    time as 4 big-endian bytes, then 12 random bytes: lib/tokens/token_nonce.h)."""
+    if nonce is None:
+        nonce = struct.pack(">I", int(issued_at)) + os.urandom(12)
     kid_b = kid.encode("ascii")
     pl = placement.encode("ascii")
     payload = (bytes([VERSION, kind, len(kid_b)]) + kid_b + nonce

@@ -35,7 +35,10 @@ db::ClientHash ClientHasher::hash_address(std::string_view address, std::int64_t
   day_key(now);
   const auto mac = day_ring_->mac("d", http::client_key_text(address), macs_);
   db::ClientHash out{};
-  std::copy_n(mac.begin(), out.size(), out.begin());
+  const auto day = static_cast<std::uint16_t>(day_);  // days since 1970: below 2^16 until 2149
+  out[0] = static_cast<unsigned char>(day >> 8);
+  out[1] = static_cast<unsigned char>(day);
+  std::copy_n(mac.begin(), out.size() - 2, out.begin() + 2);
   return out;
 }
 

@@ -13,12 +13,14 @@
 namespace placard::api {
 
 // Turns a request's client address (behind trusted proxies: see http::client_address) into the
-// key of the per-client limits: HMAC-SHA-256 of the address (an IPv6 one reduced to its /64, see
-// http::client_key_text) under the day's key, truncated to 16
-// bytes. The day's key is HMAC-SHA-256(secret, "placard client day key\n" YYYY-MM-DD) of the UTC
-// date, so it changes every day, every host computes the same one from the config (the secret
-// comes from the token keys), and nothing of the address is stored. One per request thread (it
-// keeps the current day's key).
+// key of the per-client limits: the UTC day (days since 1970, 2 bytes big-endian), then
+// HMAC-SHA-256 of the address (an IPv6 one reduced to its /64, see http::client_key_text) under
+// the day's key, truncated to 14 bytes. The day leads so that the day's events share one end of
+// the raw tables' client index (`impressions_client`, `clicks_client`) instead of each needing a
+// random page of it (issue 24, as for the token nonce: lib/tokens/token_nonce.h). The day's key is
+// HMAC-SHA-256(secret, "placard client day key\n" YYYY-MM-DD) of the UTC date, so it changes every
+// day, every host computes the same one from the config (the secret comes from the token keys), and
+// nothing of the address is stored. One per request thread (it keeps the current day's key).
 class ClientHasher {
  public:
   ClientHasher(const http::TrustedProxies& proxies, std::string secret);

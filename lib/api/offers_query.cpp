@@ -7,6 +7,7 @@
 #include "lib/http/api_error.h"
 #include "lib/http/json_body.h"
 #include "lib/tokens/token.h"
+#include "lib/tokens/token_nonce.h"
 
 namespace placard::api {
 
@@ -99,7 +100,8 @@ http::Response query_offers(http::Request& request, const catalog::Snapshot& sna
   out += R"({"offers":[)";
   for (std::size_t i = 0; i < chosen.size(); ++i) {
     if (i > 0) out += ',';
-    nonces.fill(claims.nonce);  // one per offer, shared by its impression and click tokens
+    // One per offer, shared by its impression and click tokens; led by the issue time.
+    tokens::fill_nonce(claims.nonce, now, nonces);
     append_offer(out, snapshot, snapshot.offers[chosen[i]], claims, keys, macs);
   }
   out += "]}";

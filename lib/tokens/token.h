@@ -30,8 +30,9 @@ enum class TokenKind : std::uint8_t { impression = 1, click = 2 };
 
 struct TokenClaims {
   TokenKind kind = TokenKind::impression;
-  std::array<unsigned char, 16> nonce{};  // random, shared by the impression and click token of
-                                          // one offer in one answer
+  std::array<unsigned char, 16> nonce{};  // issue time, then random (token_nonce.h); shared by
+                                          // the impression and click token of one offer in one
+                                          // answer
   std::int64_t issued_at = 0;             // unix seconds, 0..2^32-1
   std::uint64_t offer_id = 0;
   std::string placement;  // 1..64 bytes

@@ -446,6 +446,26 @@ class ImpressionTests(H.E2ETestCase):
         self.assertEqual(H.db("SELECT offer_id, placement, country FROM impressions WHERE token_nonce=UNHEX('%s')"
                               % nonce.hex()), [["1311", "wide", "DE"]])
 
+    def test_rows_lead_with_the_time(self):
+        # Issue 24: a nonce leads with its token's issue time and a client hash with the UTC day,
+        # as handed out and as written, so the recent events share one end of each index
+        # (impressions_token, impressions_client, clicks_token, clicks_client).
+        o = offer_by_id("clicks", 1311)
+        token = o["impressionToken"]
+        t = H.decode_token(token)
+        self.assertEqual(t["nonce"][:4], t["issued_at"].to_bytes(4, "big"))
+        self.assertEqual(self.assertJsonResponse(H.impression(token)), {"status": "recorded"})
+        st, _, body = click(o["clickUrl"])
+        self.assertEqual(st, 302, body[:300])
+        for table, at in (("impressions", "recorded_at"), ("clicks", "clicked_at")):
+            rows = H.db("SELECT HEX(token_nonce), HEX(client_hash), TO_DAYS(%s) - TO_DAYS('1970-01-01') "
+                        "FROM %s WHERE token_nonce = UNHEX('%s')" % (at, table, t["nonce"].hex()))
+            self.assertEqual(len(rows), 1, table)
+            nonce_hex, client_hex, day = rows[0]
+            self.assertEqual(nonce_hex.lower(), t["nonce"].hex(), table)
+            # The worker's day at the request, the database's at the insert: one midnight apart at most.
+            self.assertIn(int(client_hex[:4], 16), (int(day) - 1, int(day)), table)
+
     def test_concurrent_same_token_counts_once(self):
         token = self.fresh()
         n = 32

@@ -2,9 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
+#include "lib/crypto/hmac.h"
 #include "lib/http/client_address.h"
 #include "tests/unit/request_builders.h"
 
@@ -44,6 +46,25 @@ TEST(ClientHasher, SameAddressSameDaySameHashNewDayNewHash) {
   // The hash holds nothing of the address as text.
   const std::string raw(reinterpret_cast<const char*>(h.data()), h.size());
   EXPECT_EQ(raw.find("192.0.2.1"), std::string::npos);
+}
+
+// Issue 24: the day's number leads (the client index takes a day's events at one end), then the
+// keyed hash of the address under the day's key, cut to 14 bytes.
+TEST(ClientHasher, TheDayLeadsThenTheDaysKeyedHash) {
+  const TrustedProxies none;
+  placard::api::ClientHasher h(none, "secret");
+  constexpr std::int64_t kNow = 1'800'000'000;  // 2027-01-15, day 20833 since 1970
+  const auto out = h.hash_address("192.0.2.1", kNow);
+  EXPECT_EQ(out[0], 20833 >> 8);
+  EXPECT_EQ(out[1], 20833 & 0xff);
+  const auto key = h.day_key(kNow);
+  const auto mac = placard::crypto::hmac_sha256(
+      std::string_view(reinterpret_cast<const char*>(key.data()), key.size()),
+      placard::http::client_key_text("192.0.2.1"));
+  EXPECT_TRUE(std::equal(out.begin() + 2, out.end(), mac.begin()));
+  const auto next_day = h.hash_address("192.0.2.1", kNow + 86400);
+  EXPECT_EQ(next_day[0], 20834 >> 8);
+  EXPECT_EQ(next_day[1], 20834 & 0xff);
 }
 
 TEST(ClientHasher, RequestsHashTheirClientBehindTrustedProxies) {

@@ -5,12 +5,17 @@
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
+#include <algorithm>
+#include <array>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "lib/crypto/base64.h"
 #include "lib/http/api_error.h"
+#include "lib/tokens/token.h"
 #include "tests/unit/small_snapshot.h"
 
 namespace {
@@ -145,6 +150,43 @@ TEST(OffersQueryRecords, ADemonstrationRecordHasNoClickUrl) {
     }
   }
   EXPECT_EQ(demos, 1);
+}
+
+// Issue 24: each offer's nonce leads with the answer's time (the unique index takes recent events
+// at its recent end), is shared by the offer's impression and click token, and differs between
+// answers of one second.
+TEST(OffersQueryRecords, NoncesLeadWithTheIssueTime) {
+  const auto s = snapshot();
+  const auto keys = placard::tokens::KeyRing::parse(
+      "k1:" + placard::crypto::base64url_encode(std::string(32, 'k')), "k1");
+  std::vector<std::array<unsigned char, 16>> seen;
+  for (int answer = 0; answer < 2; ++answer) {
+    const auto r = query_response(*s, body("DE", "sidebar", "1.0.0", "electronics"));
+    ASSERT_EQ(r.status, 200);
+    rapidjson::Document doc;
+    doc.Parse(r.body.c_str());
+    ASSERT_TRUE(doc.IsObject()) << r.body;
+    for (const auto& o : doc["offers"].GetArray()) {
+      const auto imp = placard::tokens::verify_token(keys, o["impressionToken"].GetString(),
+                                                     placard::tokens::TokenKind::impression);
+      ASSERT_EQ(imp.status, placard::tokens::VerifyStatus::ok);
+      EXPECT_EQ(imp.claims.issued_at, kNow);
+      const auto t = static_cast<std::uint32_t>(kNow);
+      EXPECT_EQ(imp.claims.nonce[0], static_cast<unsigned char>(t >> 24));
+      EXPECT_EQ(imp.claims.nonce[1], static_cast<unsigned char>(t >> 16));
+      EXPECT_EQ(imp.claims.nonce[2], static_cast<unsigned char>(t >> 8));
+      EXPECT_EQ(imp.claims.nonce[3], static_cast<unsigned char>(t));
+      const std::string url = o["clickUrl"].GetString();
+      const auto click = placard::tokens::verify_token(keys, url.substr(url.find("?t=") + 3),
+                                                       placard::tokens::TokenKind::click);
+      ASSERT_EQ(click.status, placard::tokens::VerifyStatus::ok);
+      EXPECT_EQ(click.claims.nonce, imp.claims.nonce);
+      seen.push_back(imp.claims.nonce);
+    }
+  }
+  ASSERT_GE(seen.size(), 2U);
+  std::sort(seen.begin(), seen.end());
+  EXPECT_EQ(std::adjacent_find(seen.begin(), seen.end()), seen.end());
 }
 
 }  // namespace
