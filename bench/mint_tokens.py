@@ -5,7 +5,9 @@
                    --offers OFFERS_FILE --out FILE [--record http://127.0.0.1:PORT]
 
 OFFERS_FILE: lines "offer_id country" (live, non-demo offers, from the database). Every token gets
-16 fresh random nonce bytes and issued_at = now. Output, one per line:
+issued_at = now and a fresh nonce laid out as the service's own (issued_at as 4 bytes, then 12
+random bytes: lib/tokens/token_nonce.h; --nonce-layout random: 16 random bytes, as before issue
+24). Output, one per line:
   impression: the token
   click:      the path /r/click/<offerId>?t=<token>
 --record (impressions only): POST each minted token once to /api/v1/events/impression, so the
@@ -13,8 +15,9 @@ file holds tokens that are already recorded (the "repeat" step); fails unless ev
 200 "recorded".
 
 Token format (lib/tokens/token.h): base64url_nopad(payload) "." base64url_nopad(HMAC-SHA-256(key,
-payload)); payload big-endian: version 1, kind (1 impression, 2 click), kid length + kid, nonce[16],
-issued_at int64, offer_id uint64, country[2], placement length + placement.
+payload)); payload big-endian, version 2: version, kind (1 impression, 2 click), kid length + kid,
+nonce[16], issued_at u32, offer_id (length + bytes), country[2], placement length + placement
+(minted by tools/placard_tokens.py).
 """
 
 import argparse
@@ -62,6 +65,9 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--placement", default="popup-main")
     ap.add_argument("--record", metavar="URL")
+    ap.add_argument("--nonce-layout", choices=("time", "random"), default="time",
+                    help="time: issued_at then 12 random bytes, as the service hands out since "
+                         "issue 24; random: 16 random bytes, as it did before (bench/nonce_layout.py)")
     args = ap.parse_args()
 
     kid, key = read_keys(args.config)
@@ -77,7 +83,9 @@ def main():
     out = []
     for i in range(args.count):
         offer_id, country = offers[i % len(offers)]
-        t = placard_tokens.mint(KINDS[args.kind], kid, key, offer_id, country, args.placement, now)
+        nonce = os.urandom(16) if args.nonce_layout == "random" else None  # None: the service's
+        t = placard_tokens.mint(KINDS[args.kind], kid, key, offer_id, country, args.placement, now,
+                                nonce)
         out.append(t if args.kind == "impression" else "/r/click/%d?t=%s" % (offer_id, t))
     tmp = args.out + ".tmp"
     with open(tmp, "w", encoding="ascii") as f:

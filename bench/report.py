@@ -64,6 +64,12 @@ def main():
             fmt_int(before), fmt_int(after), "nothing counted twice" if before == after else "ROWS CHANGED"))
     if meta.get("clicks_new_rows"):
         imp.append("click: %s new rows in `clicks`." % fmt_int(int(meta["clicks_new_rows"])))
+    for suffix, side in (("", "this tree"), ("_compare", "the compared commit")):
+        if meta.get("scale_new_rows" + suffix):
+            new_rows, reads = int(meta["scale_new_rows" + suffix]), int(meta.get("scale_page_reads" + suffix, 0))
+            imp.append("impression-scale (%s): %s new rows over %s rows of history, %s InnoDB pages read from "
+                       "disk (%.3f per row)." % (side, fmt_int(new_rows), fmt_int(int(meta.get("scale_rows", 0))),
+                                                 fmt_int(reads), reads / new_rows if new_rows else 0.0))
 
     machine = [
         ("CPU", "%s, %s CPUs (nproc), %s RAM" % (meta.get("cpu", "?"), meta.get("nproc", "?"), meta.get("memory", "?"))),

@@ -28,6 +28,10 @@ P99_EXEMPT = {
                          "seconds, the query ratio during the sync)",
 }
 SIZE_INDEPENDENCE = 0.9     # query at the big catalog >= 0.9 x query at the small one
+# Issue 24, group "scale": impressions on a raw table past the buffer pool keep >= 0.8 x the rate
+# of the same step on the bench's young table, and need at most 0.1 page reads from disk each.
+SCALE_RATIO = 0.8
+SCALE_READS_PER_EVENT = 0.1
 REBUILD_MS = 1000           # snapshot rebuild of 100,000 offers
 RSS_LIMIT_KB = 64 * 1024    # worker VmRSS at 100,000 offers
 BASELINES = ("static", "bare", "bare-end")
@@ -157,6 +161,17 @@ def analyse(steps, meta):
                        "%s / %s vs %s / %s rows" % (meta["rollup_impressions"], meta.get("rollup_clicks"),
                                                     meta.get("raw_impressions"), meta.get("raw_clicks")),
                        "equal", same))
+    if "impression-scale" in by and meta.get("scale_new_rows"):  # issue 24, group "scale"
+        rows = int(meta["scale_new_rows"])
+        per = int(meta.get("scale_page_reads", 0)) / rows if rows else 0.0
+        checks.append(("impression-scale: pages read from disk per recorded event, %s rows of history" %
+                       fmt_int(int(meta.get("scale_rows", 0))), "%.3f (%s reads, %s rows)" % (
+                           per, fmt_int(int(meta.get("scale_page_reads", 0))), fmt_int(rows)),
+                       "<= %.1f" % SCALE_READS_PER_EVENT, rows > 0 and per <= SCALE_READS_PER_EVENT))
+        if "impression-fresh-clients" in by and by["impression-fresh-clients"]["rps"] > 0:
+            r = by["impression-scale"]["rps"] / by["impression-fresh-clients"]["rps"]
+            checks.append(("impression-scale vs impression-fresh-clients (the young table) req/s", "%.3f x" % r,
+                           ">= %.1f x" % SCALE_RATIO, r >= SCALE_RATIO))
     if "config-flood-base" in by and "config-during-flood" in by:  # issue 22, registration step
         base, flood = by["config-flood-base"], by["config-during-flood"]
         f = flood["p99_ms"] / base["p99_ms"] if base["p99_ms"] else 0.0

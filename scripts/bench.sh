@@ -26,10 +26,13 @@
 #   BENCH_VAR_DIR     state directory (build/bench/var; wiped at the start of every run)
 #   BENCH_KEEP=1      leave the stack running at the end (stop: VAR_DIR=... scripts/stack.sh stop)
 #   BENCH_STEPS       which groups of steps run, comma-separated (default: every file under
-#                     scripts/bench/steps/, today query,events,stats,sync; the baselines always run)
+#                     scripts/bench/steps/, today query,events,stats,sync,registration,footprint,
+#                     scale; the baselines always run)
 #   BENCH_COMPARE     a commit: built beside the working tree (build/compare/<sha>) and measured
 #                     in the same run, step by step alternating, with the ratio of each step
 #   BENCH_SYNC_OFFERS offers of the stand-in network in the sync group (100000)
+#   BENCH_SCALE_ROWS  rows of history in `impressions` for the scale group (8000000: past the
+#                     stack's 256 MiB buffer pool)
 set -Eeuo pipefail
 umask 022
 

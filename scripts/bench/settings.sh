@@ -32,6 +32,8 @@ REDO_MB="${BENCH_REDO_MB:-512}"
 need_uint BENCH_REDO_MB "$REDO_MB" 64 4096
 SYNC_OFFERS="${BENCH_SYNC_OFFERS:-100000}"
 need_uint BENCH_SYNC_OFFERS "$SYNC_OFFERS" 1 1000000
+SCALE_ROWS="${BENCH_SCALE_ROWS:-8000000}"
+need_uint BENCH_SCALE_ROWS "$SCALE_ROWS" 1000 50000000
 
 # The groups of steps: one file each under scripts/bench/steps/, NN-name.sh defining
 # group_name, run in the order of NN. A new group is a new file; BENCH_STEPS names groups.

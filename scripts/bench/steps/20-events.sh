@@ -2,15 +2,20 @@
 # Group "events": impressions and clicks with fresh tokens, from one client and from 65,536,
 # and the checks that every `recorded` answer was committed and counted exactly once.
 
-# Tokens for live, non-demo offers with a tracking URL (the click step needs them to redirect),
-# signed with the current side's keys, enough for a step as fast as the bare baseline.
-mint_side_tokens() {
+# Live, non-demo offers with a tracking URL (the click step needs them to redirect), for tokens.
+live_offers_side() {
   db -e "SELECT o.id, MIN(oc.country_code) FROM offers o JOIN offer_countries oc ON oc.offer_id = o.id
          WHERE o.enabled AND NOT o.is_demo AND o.tracking_url IS NOT NULL
            AND (o.valid_from IS NULL OR o.valid_from <= UTC_TIMESTAMP())
            AND (o.valid_until IS NULL OR o.valid_until > UTC_TIMESTAMP() + INTERVAL 1 DAY)
          GROUP BY o.id ORDER BY RAND(7) LIMIT 5000" >"$DATA/live-offers.txt"
   [[ -s "$DATA/live-offers.txt" ]] || die "no live offers to mint tokens for"
+}
+
+# Tokens for those offers, signed with the current side's keys, enough for a step as fast as the
+# bare baseline.
+mint_side_tokens() {
+  live_offers_side
   local tokens=$((BARE_RPS * STEP_SECONDS * 5 / 4 + 2000))
   ((tokens <= 1000000)) || tokens=1000000
   say "[${SIDE_NAME[$SIDE]}] minting $tokens tokens per event step; recording 1000 impressions for the repeat step"
