@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench/report_verdicts.py's p99 rule and its bare-baseline drift check: every measured step's p99 at most 1.5 x the bare program's, except
 the steps in P99_EXEMPT (query-during-sync), whose p99 is reported with the reason instead of
-being judged. Run: python3 tests/bench/test_report_p99.py [--summary FILE] (FILE gets {"passed": N, "failed": M},
+being judged; the scale group's two checks. Run: python3 tests/bench/test_report_p99.py [--summary FILE] (FILE gets {"passed": N, "failed": M},
 as scripts/run-tests.sh's suites write)."""
 
 import os
@@ -57,6 +57,25 @@ class BareDriftTests(unittest.TestCase):
 
     def test_a_steady_bare_run_passes_it(self):
         self.assertEqual(self.drift_check(19000.0), [True])
+
+
+class ScaleTests(unittest.TestCase):
+    """Group "scale" (issue 24): page reads per recorded event and the rate against the young table."""
+
+    def scale_checks(self, reads, scale_rps):
+        steps = [step("bare", 10.0, 20000.0), step("impression-fresh-clients", 20.0, 12000.0),
+                 step("impression-scale", 20.0, scale_rps)]
+        meta = {"scale_rows": "8000000", "scale_new_rows": "90000", "scale_page_reads": str(reads)}
+        a = report.analyse(steps, meta)
+        return {("reads" if "pages read" in what else "rate"): ok
+                for what, _v, _t, ok in a["checks"] if what.startswith("impression-scale") and "p99" not in what}
+
+    def test_time_led_keys_pass(self):
+        self.assertEqual(self.scale_checks(180, 13000.0), {"reads": True, "rate": True})
+
+    def test_random_keys_fail_both(self):
+        # 84d0541 in the first run: 3.99 page reads per event, 2,242 against 13,277 impressions/s.
+        self.assertEqual(self.scale_checks(359000, 2242.0), {"reads": False, "rate": False})
 
 
 def main():
