@@ -1,9 +1,11 @@
 #include "lib/http/cgi_gateway.h"
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
 
+#include "lib/crypto/sha256.h"
 #include "lib/util/append_decimal.h"
 #include "lib/util/parse_int.h"
 
@@ -122,12 +124,11 @@ std::string render_response(const Response& response, bool head) {
 std::string choose_request_id(const Request& request, util::FastRng& rng) {
   const auto given = request.header("x-request-id");
   if (sane_request_id(given)) return std::string(given);
-  // 16 lower-case hex digits of a random 64-bit number.
-  static constexpr std::string_view kHex = "0123456789abcdef";
-  std::string id(16, '0');
+  // 16 lower-case hex digits of a random 64-bit number, most significant first.
+  std::array<char, 8> bytes{};
   std::uint64_t v = rng.next();
-  for (std::size_t i = id.size(); i-- > 0; v >>= 4) id[i] = kHex[v & 0x0F];
-  return id;
+  for (std::size_t i = bytes.size(); i-- > 0; v >>= 8) bytes[i] = static_cast<char>(v & 0xFF);
+  return crypto::to_hex(std::string_view(bytes.data(), bytes.size()));
 }
 
 }  // namespace placard::http
