@@ -31,14 +31,19 @@ constexpr std::int64_t kNow = placard::test::kSnapshotNow;
 
 // ---- POST /api/v1/offers/query: the order of the checks --------------------------------------
 
+// The key every answer here is signed with (and its tokens verified with).
+placard::tokens::KeyRing test_keys() {
+  return placard::tokens::KeyRing::parse(
+      "k1:" + placard::crypto::base64url_encode(std::string(32, 'k')), "k1");
+}
+
 Response query_response(const Snapshot& s, const std::string& body) {
   Request r;
   r.method = "POST";
   r.path = "/api/v1/offers/query";
   r.headers.push_back({"content-type", "application/json"});
   r.body = body;
-  const auto keys = placard::tokens::KeyRing::parse(
-      "k1:" + placard::crypto::base64url_encode(std::string(32, 'k')), "k1");
+  const auto keys = test_keys();
   placard::tokens::MacWorkspace macs;
   placard::util::FastRng rng(1);
   placard::crypto::RandomPool nonces;
@@ -51,8 +56,7 @@ std::string query_result(const Snapshot& s, const std::string& body) {
   r.path = "/api/v1/offers/query";
   r.headers.push_back({"content-type", "application/json"});
   r.body = body;
-  const auto keys = placard::tokens::KeyRing::parse(
-      "k1:" + placard::crypto::base64url_encode(std::string(32, 'k')), "k1");
+  const auto keys = test_keys();
   placard::tokens::MacWorkspace macs;
   placard::util::FastRng rng(1);
   placard::crypto::RandomPool nonces;
@@ -157,8 +161,7 @@ TEST(OffersQueryRecords, ADemonstrationRecordHasNoClickUrl) {
 // answers of one second.
 TEST(OffersQueryRecords, NoncesLeadWithTheIssueTime) {
   const auto s = snapshot();
-  const auto keys = placard::tokens::KeyRing::parse(
-      "k1:" + placard::crypto::base64url_encode(std::string(32, 'k')), "k1");
+  const auto keys = test_keys();
   std::vector<std::array<unsigned char, 16>> seen;
   for (int answer = 0; answer < 2; ++answer) {
     const auto r = query_response(*s, body("DE", "sidebar", "1.0.0", "electronics"));
