@@ -118,7 +118,7 @@ $(BUILD)/network_probe: $(BUILD)/obj/tests/network_probe/network_probe.o $(BUILD
 
 # Every suite, in parallel lanes (docs/testing.md); a table of suites and seconds, then "N passed, M failed".
 # The fuzz targets' clang build is the fuzz suite's first step, beside the other suites.
-test: all $(DEPS_TEST_OK) $(BUILD)/unit_tests $(BUILD)/network_probe $(NODE_OK) bundle
+test: all $(DEPS_TEST_OK) $(BUILD)/unit_tests $(BUILD)/network_probe $(BUILD)/bench-bare-fcgi $(NODE_OK) bundle
 	@bash scripts/run-tests.sh
 
 # The end-to-end suite alone, behind one web server (docs/testing.md): E2E_SERVER=lighttpd|apache,

@@ -24,7 +24,8 @@
 #                     commit is on disk before `recorded` is answered) or 2 (the dev stack's)
 #   BENCH_REDO_MB     MariaDB's redo log (innodb_log_file_size) during the run, MiB (512)
 #   BENCH_VAR_DIR     state directory (build/bench/var; wiped at the start of every run)
-#   BENCH_KEEP=1      leave the stack running at the end (stop: VAR_DIR=... scripts/stack.sh stop)
+#   BENCH_KEEP=1      leave the stack running at the end (stop: VAR_DIR=... scripts/stack.sh stop;
+#                     kill $(cat <dir>/run/bench-*.pid), the echo worker and the bare program)
 #   BENCH_STEPS       which groups of steps run, comma-separated (default: every file under
 #                     scripts/bench/steps/, today query,events,stats,sync,registration,footprint,
 #                     scale; the baselines always run)

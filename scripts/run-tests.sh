@@ -81,7 +81,7 @@ lane_2() {
 }
 
 # Lane 3: work without stacks: the fuzz targets (their clang build first), the linters, the client
-# module's Node tests and the bench report's rules.
+# module's Node tests, the bench report's rules and the bench's bare program.
 lane_3() {
   # shellcheck disable=SC2016 # "$@" is the child's: the --summary FILE that suite appends
   suite fuzz 1500 env FUZZ_SECONDS="${FUZZ_TEST_SECONDS:-20}" \
@@ -89,6 +89,7 @@ lane_3() {
   suite lint 2400 bash scripts/lint.sh  # under a load of ~20 it took ~40 min; ~4 quiet
   suite client-unit 300 node clients/placard-client/test-support/summary.mjs
   suite bench-report 60 python3 tests/bench/test_report_p99.py
+  suite bench-bare 60 python3 tests/bench/test_bare_program.py
 }
 
 rm -f "$RESULTS/openapi-traffic.jsonl"  # this run's answers only

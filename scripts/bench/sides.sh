@@ -114,7 +114,7 @@ cleanup() {
   ((CLEANED)) && return 0
   CLEANED=1
   if [[ "${BENCH_KEEP:-0}" == 1 && $STACK_STARTED == 1 ]]; then
-    say "BENCH_KEEP=1: the stack still runs under ${SIDE_VAR[*]} (stop: VAR_DIR=<dir> PORT=<port> scripts/stack.sh stop)"
+    say "BENCH_KEEP=1: the stack still runs under ${SIDE_VAR[*]} (stop: VAR_DIR=<dir> PORT=<port> scripts/stack.sh stop; kill \$(cat <dir>/run/bench-*.pid))"
     return 0
   fi
   for_sides stop_side

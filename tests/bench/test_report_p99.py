@@ -10,6 +10,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
 import report_verdicts as report  # noqa: E402 (analyse, P99_EXEMPT)
+import unittest_summary  # noqa: E402 (tests/bench/, beside this file)
 
 
 def step(name, p99_ms, rps=1000.0):
@@ -78,17 +79,5 @@ class ScaleTests(unittest.TestCase):
         self.assertEqual(self.scale_checks(359000, 2242.0), {"reads": False, "rate": False})
 
 
-def main():
-    summary = None
-    if len(sys.argv) == 3 and sys.argv[1] == "--summary":
-        summary = sys.argv[2]
-    result = unittest.main(argv=sys.argv[:1], exit=False, verbosity=2).result
-    failed = len(result.failures) + len(result.errors)
-    if summary:
-        with open(summary, "w") as f:
-            f.write('{"passed": %d, "failed": %d}\n' % (result.testsRun - failed, failed))
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(unittest_summary.run())
