@@ -45,10 +45,21 @@ class BareProgramTests(unittest.TestCase):
             self.proc.kill()
         self.proc.wait()
 
+    def connect(self, s):
+        # The socket file appears at bind(), a moment before listen(): refused until then.
+        deadline = time.monotonic() + 2
+        while True:
+            try:
+                return s.connect(self.sock)
+            except ConnectionRefusedError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.01)
+
     def answer(self):
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
             s.settimeout(5)
-            s.connect(self.sock)
+            self.connect(s)
             fcgi_client.send(s, {"REQUEST_METHOD": "GET", "REQUEST_URI": "/bench/bare",
                                  "SCRIPT_NAME": "/bench/bare", "QUERY_STRING": ""})
             return fcgi_client.cgi_status(fcgi_client.read_stdout(s))
