@@ -1,9 +1,11 @@
 #include "lib/api/client_hasher.h"
 
 #include <algorithm>
+#include <span>
 
 #include "lib/crypto/base64.h"
 #include "lib/crypto/hmac.h"
+#include "lib/util/big_endian.h"
 #include "lib/util/time_format.h"
 
 namespace placard::api {
@@ -35,9 +37,8 @@ db::ClientHash ClientHasher::hash_address(std::string_view address, std::int64_t
   day_key(now);
   const auto mac = day_ring_->mac("d", http::client_key_text(address), macs_);
   db::ClientHash out{};
-  const auto day = static_cast<std::uint16_t>(day_);  // days since 1970: below 2^16 until 2149
-  out[0] = static_cast<unsigned char>(day >> 8);
-  out[1] = static_cast<unsigned char>(day);
+  // Days since 1970: below 2^16 until 2149.
+  util::store_big_endian(std::span(out).first(2), static_cast<std::uint16_t>(day_));
   std::copy_n(mac.begin(), out.size() - 2, out.begin() + 2);
   return out;
 }

@@ -7,6 +7,7 @@
 
 #include "lib/crypto/sha256.h"
 #include "lib/util/append_decimal.h"
+#include "lib/util/big_endian.h"
 #include "lib/util/parse_int.h"
 
 namespace placard::http {
@@ -125,10 +126,10 @@ std::string choose_request_id(const Request& request, util::FastRng& rng) {
   const auto given = request.header("x-request-id");
   if (sane_request_id(given)) return std::string(given);
   // 16 lower-case hex digits of a random 64-bit number, most significant first.
-  std::array<char, 8> bytes{};
-  std::uint64_t v = rng.next();
-  for (std::size_t i = bytes.size(); i-- > 0; v >>= 8) bytes[i] = static_cast<char>(v & 0xFF);
-  return crypto::to_hex(std::string_view(bytes.data(), bytes.size()));
+  std::array<unsigned char, 8> bytes{};
+  util::store_big_endian(bytes, rng.next());
+  return crypto::to_hex(
+      std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
 }  // namespace placard::http

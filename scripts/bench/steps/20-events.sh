@@ -12,14 +12,20 @@ live_offers_side() {
   [[ -s "$DATA/live-offers.txt" ]] || die "no live offers to mint tokens for"
 }
 
-# Tokens for those offers, signed with the current side's keys, enough for a step as fast as the
-# bare baseline.
+# Tokens per event step: enough for a step as fast as the bare baseline, at most a million.
+step_tokens() {
+  local tokens=$((BARE_RPS * STEP_SECONDS * 5 / 4 + 2000))
+  echo $((tokens <= 1000000 ? tokens : 1000000))
+}
+
+# Tokens for the live offers, signed with the current side's keys (bench/mint_tokens.py's options).
+mint() { python3 "$REPO/bench/mint_tokens.py" --config "$VAR/placard.conf" --offers "$DATA/live-offers.txt" "$@"; }
+
 mint_side_tokens() {
   live_offers_side
-  local tokens=$((BARE_RPS * STEP_SECONDS * 5 / 4 + 2000))
-  ((tokens <= 1000000)) || tokens=1000000
+  local tokens
+  tokens="$(step_tokens)"
   say "[${SIDE_NAME[$SIDE]}] minting $tokens tokens per event step; recording 1000 impressions for the repeat step"
-  mint() { python3 "$REPO/bench/mint_tokens.py" --config "$VAR/placard.conf" --offers "$DATA/live-offers.txt" "$@"; }
   mint --kind impression --count 1000 --out "$DATA/impressions-repeat.txt" --record "$BASE_URL"
   mint --kind impression --count "$tokens" --out "$DATA/impressions-fresh.txt"
   mint --kind click --count "$tokens" --out "$DATA/clicks.txt"

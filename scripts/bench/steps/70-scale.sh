@@ -33,13 +33,12 @@ scale_fill_side() {
          UPDATE rollup_progress SET last_id = $last WHERE name = 'impressions';
          DO RELEASE_LOCK('placard.rollup')" >>"$HARNESS_LOG" 2>&1 ||
     die "filling the history of impressions failed; see $HARNESS_LOG"
-  local layout tokens=$((BARE_RPS * STEP_SECONDS * 5 / 4 + 2000))
-  ((tokens <= 1000000)) || tokens=1000000
+  local layout tokens
+  tokens="$(step_tokens)"
   layout="$(python3 "$REPO/bench/nonce_layout.py" "$BASE_URL" "$DATA/query-mix.txt")" ||
     die "could not tell the nonce layout of ${SIDE_NAME[$SIDE]}"
   say "[${SIDE_NAME[$SIDE]}] minting $tokens impression tokens, nonces laid out '$layout' as its query hands them out"
-  python3 "$REPO/bench/mint_tokens.py" --config "$VAR/placard.conf" --offers "$DATA/live-offers.txt" \
-    --kind impression --count "$tokens" --nonce-layout "$layout" --out "$DATA/impressions-scale.txt"
+  mint --kind impression --count "$tokens" --nonce-layout "$layout" --out "$DATA/impressions-scale.txt"
   scale_last[SIDE]="$last"
 }
 
