@@ -8,6 +8,7 @@
 #include "lib/crypto/sha256.h"
 #include "lib/util/append_decimal.h"
 #include "lib/util/big_endian.h"
+#include "lib/util/byte_view.h"
 #include "lib/util/parse_int.h"
 
 namespace placard::http {
@@ -128,8 +129,7 @@ std::string choose_request_id(const Request& request, util::FastRng& rng) {
   // 16 lower-case hex digits of a random 64-bit number, most significant first.
   std::array<unsigned char, 8> bytes{};
   util::store_big_endian(bytes, rng.next());
-  return crypto::to_hex(
-      std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  return crypto::to_hex(util::as_chars(bytes));
 }
 
 }  // namespace placard::http

@@ -7,23 +7,16 @@
 #include "lib/crypto/sha256.h"
 #include "lib/db/sql_literals.h"
 #include "lib/util/append_decimal.h"
+#include "lib/util/byte_view.h"
 
 namespace placard::db {
 
-namespace {
-
-std::string_view view_of(const std::array<unsigned char, 16>& a) {
-  return {reinterpret_cast<const char*>(a.data()), a.size()};
-}
-
-}  // namespace
-
 std::string bytes_of(const std::array<unsigned char, 16>& a) {
-  return std::string(view_of(a));
+  return std::string(util::as_chars(a));
 }
 
 std::string nonce_hex_upper(const EventRecord& e) {
-  std::string hex = crypto::to_hex(view_of(e.nonce));
+  std::string hex = crypto::to_hex(util::as_chars(e.nonce));
   std::transform(hex.begin(), hex.end(), hex.begin(),
                  [](char c) { return (c >= 'a' && c <= 'f') ? static_cast<char>(c - 32) : c; });
   return hex;
@@ -44,7 +37,7 @@ void bind_event_row(sql::PreparedStatement& st, unsigned first, const EventRecor
 
 void append_event_row(std::string& sql, const EventRecord& e) {
   sql += '(';
-  append_hex_literal(sql, view_of(e.nonce));
+  append_hex_literal(sql, util::as_chars(e.nonce));
   sql += ", ";
   util::append_decimal(sql, e.offer_id);
   sql += ", ";
@@ -57,7 +50,7 @@ void append_event_row(std::string& sql, const EventRecord& e) {
   if (e.client == ClientHash{}) {
     sql += "NULL";  // unknown client: never limited
   } else {
-    append_hex_literal(sql, view_of(e.client));
+    append_hex_literal(sql, util::as_chars(e.client));
   }
   sql += ')';
 }

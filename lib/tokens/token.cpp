@@ -9,6 +9,8 @@
 
 #include "lib/crypto/base64.h"
 #include "lib/crypto/sha256.h"
+#include "lib/util/big_endian.h"
+#include "lib/util/byte_view.h"
 
 namespace placard::tokens {
 namespace {
@@ -29,22 +31,16 @@ static_assert(kLongestToken == 177, "keep the format comment in token.h true");
 static_assert(kLongestToken <= kMaxTokenLength / 2,
               "tokens must stay well under the 512-character limit");
 
-std::string_view as_chars(std::span<const unsigned char> bytes) {
-  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
-}
-
 class Writer {
  public:
   void u8(std::uint8_t v) { buf_[size_++] = v; }
-  void u32(std::uint32_t v) {
-    for (int shift = 24; shift >= 0; shift -= 8) u8(static_cast<std::uint8_t>(v >> shift));
-  }
+  void u32(std::uint32_t v) { big_endian(v, 4); }
   // Length byte, then the big-endian bytes of `v` without leading zero bytes (at least one).
   void short_u64(std::uint64_t v) {
     std::uint8_t n = 1;
     while (n < 8 && (v >> (8 * n)) != 0) ++n;
     u8(n);
-    for (int i = n - 1; i >= 0; --i) u8(static_cast<std::uint8_t>(v >> (8 * i)));
+    big_endian(v, n);
   }
   void bytes(std::span<const unsigned char> b) {
     std::copy(b.begin(), b.end(), buf_.begin() + static_cast<std::ptrdiff_t>(size_));
@@ -53,9 +49,14 @@ class Writer {
   void bytes(std::string_view s) {
     bytes(std::span(reinterpret_cast<const unsigned char*>(s.data()), s.size()));
   }
-  std::string_view view() const { return as_chars(std::span(buf_.data(), size_)); }
+  std::string_view view() const { return util::as_chars(std::span(buf_.data(), size_)); }
 
  private:
+  void big_endian(std::uint64_t v, std::size_t n) {
+    util::store_big_endian(std::span(buf_).subspan(size_, n), v);
+    size_ += n;
+  }
+
   std::array<unsigned char, kMaxPayload> buf_{};
   std::size_t size_ = 0;
 };
@@ -113,7 +114,7 @@ std::optional<TokenClaims> parse_payload(std::span<const unsigned char> payload,
   const auto kid_len = in.u8();
   if (!kid_len) return std::nullopt;
   const auto kid_bytes = in.take(*kid_len);
-  if (!kid_bytes || !KeyRing::valid_kid(as_chars(*kid_bytes))) return std::nullopt;
+  if (!kid_bytes || !KeyRing::valid_kid(util::as_chars(*kid_bytes))) return std::nullopt;
   const auto nonce = in.take(kNonceSize);
   const auto issued_at = in.u32();
   const auto offer_id = in.short_u64();
@@ -131,9 +132,9 @@ std::optional<TokenClaims> parse_payload(std::span<const unsigned char> payload,
   std::copy(nonce->begin(), nonce->end(), claims.nonce.begin());
   claims.issued_at = static_cast<std::int64_t>(*issued_at);
   claims.offer_id = *offer_id;
-  claims.country = as_chars(*country);
-  claims.placement = as_chars(*placement);
-  kid = as_chars(*kid_bytes);
+  claims.country = util::as_chars(*country);
+  claims.placement = util::as_chars(*placement);
+  kid = util::as_chars(*kid_bytes);
   return claims;
 }
 
@@ -179,7 +180,7 @@ void sign_token_append(std::string& out, const KeyRing& keys, const TokenClaims&
   const auto mac = keys.mac(kid, payload.view(), workspace);
   crypto::base64url_encode_append(out, payload.view());
   out.push_back('.');
-  crypto::base64url_encode_append(out, as_chars(std::span(mac.data(), kMacSize)));
+  crypto::base64url_encode_append(out, util::as_chars(std::span(mac.data(), kMacSize)));
 }
 
 std::string sign_token(const KeyRing& keys, const TokenClaims& claims) {
@@ -217,7 +218,7 @@ VerifyResult verify_token(const KeyRing& keys, std::string_view token, TokenKind
   auto claims = parse_payload(payload, kid);
   if (!claims) return malformed();
   if (!keys.has(kid)) return {VerifyStatus::unknown_key, {}};
-  const auto expected_mac = keys.mac(kid, as_chars(payload), workspace);
+  const auto expected_mac = keys.mac(kid, util::as_chars(payload), workspace);
   if (CRYPTO_memcmp(expected_mac.data(), mac.data(), kMacSize) != 0) {
     return {VerifyStatus::bad_signature, {}};
   }
@@ -232,7 +233,7 @@ VerifyResult verify_token(const KeyRing& keys, std::string_view token, TokenKind
 }
 
 std::string nonce_hex(const std::array<unsigned char, 16>& nonce) {
-  return crypto::to_hex(as_chars(nonce));
+  return crypto::to_hex(util::as_chars(nonce));
 }
 
 }  // namespace placard::tokens
