@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -75,6 +76,25 @@ void finish_request(FCGX_Request& fcgx, bool unix_socket, bool body_read) {
     FCGX_Detach(&fcgx);
   }
   FCGX_Finish_r(&fcgx);
+}
+
+// A web server that keeps FastCGI connections for its next request (FCGI_KEEP_CONN; Apache's
+// enablereuse=on) is answered on connections that close like any other. A kept connection held
+// its intake thread while idle, and after a slow body that thread waited for a turn at accept()
+// that need not come back, with the web server's next request unread; Apache with enablereuse
+// failed 1.0 % of its requests (503, AH01067) against kept connections. Closed ones leave it a
+// race it still loses now and then (0.6 %, measured), hence the log line, once a process,
+// telling the operator to remove it (docs/operations.md, "Apache: no enablereuse").
+void close_when_answered(FCGX_Request& fcgx, std::atomic<bool>& told, util::Logger& log) {
+  if (fcgx.keepConnection == 0) return;
+  fcgx.keepConnection = 0;
+  if (!told.load(std::memory_order_relaxed) && !told.exchange(true)) {
+    log.error("-",
+              "the web server asks to keep FastCGI connections open between requests "
+              "(FCGI_KEEP_CONN; Apache: enablereuse=on), which Placard does not do: each "
+              "connection is closed after its answer, and the web server may fail a request now "
+              "and then when it reuses one; remove enablereuse (docs/operations.md)");
+  }
 }
 
 long long micros_since(std::chrono::steady_clock::time_point start) {
@@ -178,6 +198,7 @@ struct Intake {
   util::Logger& log;
   const metrics::RequestMetrics* counted;
   InFlight& in_flight;
+  std::atomic<bool>& told_keep_conn;  // the FCGI_KEEP_CONN line was written
 };
 
 // Sends a deferred answer from whichever thread completes it; the request's slot and handler go
@@ -205,6 +226,7 @@ void intake_thread(const Intake& in) {
   while (FCGX_Accept_r(&a->slot->get()) >= 0) {
     auto& fcgx = a->slot->get();
     a->start = std::chrono::steady_clock::now();
+    close_when_answered(fcgx, in.told_keep_conn, in.log);
     http::Request request = http::request_from_envp(fcgx.envp);
     request.request_id = http::choose_request_id(request, rng);
     read_body_first(fcgx, request, a->start + in.settings.body_timeout, turn);
@@ -273,9 +295,10 @@ void serve_fastcgi(int listen_fd, const PoolSettings& settings, const HandlerFac
     gauges = pool_gauges(*settings.metrics, handlers, turns);
   }
   InFlight in_flight;
-  const Intake in{
-      listen_fd, unix_socket, settings, handlers, turns, log, counted ? &*counted : nullptr,
-      in_flight};
+  std::atomic<bool> told_keep_conn{false};
+  const metrics::RequestMetrics* counting = counted ? &*counted : nullptr;
+  const Intake in{listen_fd, unix_socket, settings,  handlers,      turns,
+                  log,       counting,    in_flight, told_keep_conn};
   std::vector<std::thread> intake_threads;
   intake_threads.reserve(static_cast<std::size_t>(settings.intake_threads));
   for (int i = 0; i < settings.intake_threads; ++i) {

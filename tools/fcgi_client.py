@@ -5,7 +5,8 @@ Python 3 standard library only."""
 import socket
 import struct
 
-BEGIN_REQUEST, PARAMS, STDIN, STDOUT = 1, 4, 5, 6
+BEGIN_REQUEST, END_REQUEST, PARAMS, STDIN, STDOUT = 1, 3, 4, 5, 6
+KEEP_CONN = 1  # FCGI_KEEP_CONN: the web server keeps the connection for its next request
 
 
 def record(kind, content, request_id=1):
@@ -24,14 +25,24 @@ def name_value(name, value):
     return _length(len(name)) + _length(len(value)) + name + value
 
 
-def request_bytes(params, body=b""):
-    """A whole request: begin (responder, do not keep the connection), the parameters (a dict or
-    (name, value) pairs), the body in records of 8 KiB and the empty end-of-input record."""
+def head_bytes(params, flags=0):
+    """A request's beginning: begin (responder; flags KEEP_CONN or 0) and the parameters (a dict
+    or (name, value) pairs)."""
     pairs = params.items() if isinstance(params, dict) else params
     content = b"".join(name_value(k, v) for k, v in pairs)
+    return (record(BEGIN_REQUEST, struct.pack(">HB5x", 1, flags)) + record(PARAMS, content)
+            + record(PARAMS, b""))
+
+
+def body_bytes(body):
+    """A request's body in records of 8 KiB and the empty end-of-input record."""
     stdin = b"".join(record(STDIN, body[i:i + 8192]) for i in range(0, len(body), 8192))
-    return (record(BEGIN_REQUEST, struct.pack(">HB5x", 1, 0)) + record(PARAMS, content)
-            + record(PARAMS, b"") + stdin + record(STDIN, b""))
+    return stdin + record(STDIN, b"")
+
+
+def request_bytes(params, body=b""):
+    """A whole request that does not keep the connection: head_bytes, then body_bytes."""
+    return head_bytes(params) + body_bytes(body)
 
 
 def send(sock, params, body=b""):
@@ -59,6 +70,25 @@ def read_stdout(sock):
             break
         data += chunk
     return stdout_of(data)
+
+
+def read_answer(sock):
+    """Reads one answer up to its end-of-request record, leaving the connection open (a kept
+    connection); returns the bytes written to STDOUT. Raises EOFError when the worker closes
+    its side first."""
+    data, pos = b"", 0
+    while True:
+        while pos + 8 <= len(data):
+            _, kind, _, length, padding = struct.unpack(">BBHHBx", data[pos:pos + 8])
+            if pos + 8 + length + padding > len(data):
+                break
+            pos += 8 + length + padding
+            if kind == END_REQUEST:
+                return stdout_of(data[:pos])
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise EOFError("the worker closed the connection before the end of the answer")
+        data += chunk
 
 
 def request(port, params, body=b"", timeout=10):

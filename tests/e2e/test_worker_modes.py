@@ -246,6 +246,63 @@ class CgiModeTests(H.StackTestCase):
             worker.terminate()
             worker.wait(timeout=10)
 
+    def test_connection_the_web_server_would_keep_is_closed_and_the_log_says_why(self):
+        """FCGI_KEEP_CONN (Apache's enablereuse=on) is not honoured: the answer comes whole and
+        the connection closes right after it, also after a body that came late (whose reads
+        were bounded by the body's deadline), and the worker's log says once, not per request,
+        that the web server should stop asking (docs/operations.md, "Apache: no enablereuse")."""
+        log_path = self.stack.path("log", "keepconn.log")
+        config = self.stack.path("placard-keepconn.conf")
+        with open(self.config) as f:
+            lines = [l for l in f if not l.startswith("log_file")]
+        with open(os.open(config, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
+            f.writelines(lines + ["log_file = %s\n" % log_path])
+        path = self.stack.path("run", "keepconn.sock")
+        worker = subprocess.Popen(
+            [os.path.join(H.ROOT, self.stack.build, "placard.fcgi"), "--config", config,
+             "--listen", "unix:" + path, "--threads", "1"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        query = json.dumps(QUERY).encode()
+        post = [("REQUEST_METHOD", "POST"), ("REQUEST_URI", "/api/v1/offers/query"),
+                ("QUERY_STRING", ""), ("SERVER_PROTOCOL", "HTTP/1.1"),
+                ("REMOTE_ADDR", "127.0.0.1"), ("CONTENT_TYPE", "application/json"),
+                ("CONTENT_LENGTH", str(len(query)))]
+        get = [("REQUEST_METHOD", "GET"), ("REQUEST_URI", "/api/v1/config"),
+               ("QUERY_STRING", ""), ("SERVER_PROTOCOL", "HTTP/1.1"),
+               ("REMOTE_ADDR", "127.0.0.1")]
+
+        def kept_request(env, body, late):
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+                sock.settimeout(10)
+                sock.connect(path)
+                sock.sendall(fcgi_client.head_bytes(env, fcgi_client.KEEP_CONN))
+                if late:
+                    time.sleep(0.3)  # the worker waits for the body with its deadline set
+                sock.sendall(fcgi_client.body_bytes(body))
+                status, _, answer = self.parse(fcgi_client.read_answer(sock))
+                sock.settimeout(2)
+                try:
+                    rest = sock.recv(1)
+                except socket.timeout:
+                    self.fail("the worker kept the connection open after its answer")
+                self.assertEqual(rest, b"", "bytes after the end of the answer")
+                return status, answer
+
+        try:
+            self.assertTrue(H.wait_until(lambda: os.path.exists(path), timeout=10),
+                            "the worker did not create " + path)
+            for env, body, late in ((post, query, True), (get, b"", False), (post, query, False)):
+                status, answer = kept_request(env, body, late)
+                self.assertEqual(status, "Status: 200 OK")
+                self.assertIsInstance(json.loads(answer), dict)
+            with open(log_path) as f:
+                told = [l for l in f if "FCGI_KEEP_CONN" in l]
+            self.assertEqual(len(told), 1, told)
+            self.assertIn("enablereuse", told[0])
+        finally:
+            worker.terminate()
+            worker.wait(timeout=10)
+
     def test_refuses_to_start_with_nothing_to_serve(self):
         proc = self.cgi("GET", "/api/v1/config", gateway=False)
         self.assertEqual(proc.returncode, 2)
