@@ -60,7 +60,10 @@ std::optional<std::string> read_body_by(FCGX_Request& request, std::size_t n,
     }
     got += static_cast<std::size_t>(r);
   }
-  set_read_timeout(request.ipcFd, std::chrono::microseconds(0));
+  // The limit stays: the connection ends with this request (the pool never keeps one,
+  // worker_pool.cpp), and its last read, of the end-of-input record, is bounded by it too.
+  // Taking it off again was a second setsockopt on every POST whose body was not already in
+  // libfcgi's buffer, that is nearly every one (issue 24).
   if (timed_out) return std::nullopt;
   body.resize(got);
   return body;
