@@ -83,7 +83,7 @@ void finish_request(FCGX_Request& fcgx, bool unix_socket, bool body_read) {
 // its intake thread while idle, and after a slow body that thread waited for a turn at accept()
 // that need not come back, with the web server's next request unread; Apache with enablereuse
 // failed 1.0 % of its requests (503, AH01067) against kept connections. Closed ones leave it a
-// race it still loses now and then (0.6 %, measured), hence the log line, once a process,
+// race it still loses now and then (0.6-0.8 %, measured), hence the log line, once a process,
 // telling the operator to remove it (docs/operations.md, "Apache: no enablereuse").
 void close_when_answered(FCGX_Request& fcgx, std::atomic<bool>& told, util::Logger& log) {
   if (fcgx.keepConnection == 0) return;
