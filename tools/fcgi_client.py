@@ -49,14 +49,20 @@ def send(sock, params, body=b""):
     sock.sendall(request_bytes(params, body))
 
 
+def _header(data, pos):
+    """(kind, content length, end of the record) of the record whose header starts at pos."""
+    _, kind, _, length, padding = struct.unpack(">BBHHBx", data[pos:pos + 8])
+    return kind, length, pos + 8 + length + padding
+
+
 def stdout_of(data):
     """The bytes of the STDOUT records in `data` (whole records of one request's answer)."""
     out, pos = b"", 0
     while pos + 8 <= len(data):
-        _, kind, _, length, padding = struct.unpack(">BBHHBx", data[pos:pos + 8])
+        kind, length, end = _header(data, pos)
         if kind == STDOUT:
             out += data[pos + 8:pos + 8 + length]
-        pos += 8 + length + padding
+        pos = end
     return out
 
 
@@ -79,10 +85,10 @@ def read_answer(sock):
     data, pos = b"", 0
     while True:
         while pos + 8 <= len(data):
-            _, kind, _, length, padding = struct.unpack(">BBHHBx", data[pos:pos + 8])
-            if pos + 8 + length + padding > len(data):
+            kind, _, end = _header(data, pos)
+            if end > len(data):
                 break
-            pos += 8 + length + padding
+            pos = end
             if kind == END_REQUEST:
                 return stdout_of(data[:pos])
         chunk = sock.recv(65536)
