@@ -154,7 +154,8 @@ bench: all $(DEPS_TEST_OK) $(BUILD)/bench-bare-fcgi
 	@bash scripts/bench.sh
 
 # The bench's bare baseline: a minimal libfcgi program, nothing of ours (bench/bare/).
-$(BUILD)/bench-bare-fcgi: $(BUILD)/obj/bench/bare/bare_fcgi.o
+# With --journal FILE it is the durable baseline of the event steps (group_commit.cpp).
+$(BUILD)/bench-bare-fcgi: $(BUILD)/obj/bench/bare/bare_fcgi.o $(BUILD)/obj/bench/bare/group_commit.o
 	$(CXX) $(LDFLAGS) -o $@ $^ -lfcgi
 
 $(BUILD)/bench-query-handler: $(BUILD)/obj/bench/micro/query_handler.o $(BUILD)/libplacard.a
