@@ -13,7 +13,8 @@ then prints the tables and verdicts. Exit status 0 whatever the verdicts (it is 
 non-zero only when the inputs are broken.
 
 The parts: report_inputs.py (reading), report_verdicts.py (ratios, targets, verdicts),
-report_tables.py and report_chart.py (rendering), report_compare.py (BENCH_COMPARE); this file
+report_tables.py and report_chart.py (rendering), report_compare.py (BENCH_COMPARE),
+report_durable.py (the event steps against the durable baseline); this file
 puts them together into the three files.
 """
 
@@ -23,6 +24,7 @@ import os
 import sys
 
 import report_compare
+from report_durable import durable_table
 from report_chart import svg_chart
 from report_inputs import read_meta, read_results
 from report_tables import catalog_table, cpu_table, main_table, md_table, stats_table, text_table
@@ -45,6 +47,7 @@ def main():
     head, rows = main_table(steps)
     chead, crows = catalog_table(meta)
     uhead, urows = cpu_table(steps, meta)
+    dhead, drows, dsummary = durable_table(steps)
     checks = analysis["checks"]
     cmp_head, cmp_rows = [], []
     if args.compare:
@@ -108,6 +111,16 @@ def main():
                "*x bare (CPU)* is the bare baseline's CPU per request over the step's: with the cores "
                "saturated it predicts the req/s ratio and is steadier from run to run (not used for verdicts).",
                "", md_table(uhead, urows), ""]
+    if drows:
+        md += ["## Event steps against the durable baseline", "",
+               "The `bare-durable` step is the bare program answering the impression step's own POSTs, "
+               "each only once its body is in a file, fdatasync'd with every body that arrived meanwhile "
+               "(group commit, bench/bare/group_commit.cpp): what answering only once an event is on disk "
+               "costs on this machine, with nothing of ours. Not a verdict (issue 24's targets are against "
+               "`bare`); it says how much of an event step's distance to `bare` is the durability itself. "
+               + dsummary + ".", "", md_table(dhead, drows), ""]
+    elif dsummary:
+        md += ["## Event steps against the durable baseline", "", dsummary + ".", ""]
     if imp:
         md += ["## Event recording checks", ""] + ["- " + x for x in imp] + [""]
     sd, shead, srows = stats_table(meta)
@@ -151,6 +164,10 @@ def main():
     print()
     if urows:
         print(text_table(uhead, urows))
+        print()
+    if dsummary:
+        print(dsummary)
+        print(text_table(dhead, drows))
         print()
     for x in imp:
         print(x)

@@ -2,7 +2,7 @@
 catalog snapshot and worker memory, CPU per request, the statistics step."""
 
 from report_inputs import stats_of
-from report_verdicts import BARE, fmt_int, fmt_ms
+from report_verdicts import BARE, BARE_PROGRAM, fmt_int, fmt_ms
 
 
 def stats_table(meta):
@@ -17,7 +17,7 @@ def step_notes(s):
     notes = []
     if s["offers_per_answer"] is not None:
         notes.append("%.1f offers/answer" % s["offers_per_answer"])
-    if s["name"].startswith("impression"):
+    if s["name"].startswith("impression") or s["name"] == "bare-durable":
         notes.append("%s recorded, %s duplicate" % (fmt_int(s["recorded"]), fmt_int(s["duplicate"])))
     if s["reused"] and s["name"].startswith(("impression-fresh", "click")):
         notes.append("%s requests re-sent a line (ran out)" % fmt_int(s["reused"]))
@@ -90,7 +90,7 @@ def cpu_table(steps, meta):
         if not c or not s["requests"]:
             continue
         hz = float(c["hz"])
-        app = (c.get("bare", 0) if s["name"] in BARE else c["echo"] if s["name"].startswith("echo")
+        app = (c.get("bare", 0) if s["name"] in BARE_PROGRAM else c["echo"] if s["name"].startswith("echo")
                else 0 if s["name"] == "static" else c["worker"])
         per = lambda ticks: ticks / hz * 1e6 / s["requests"]  # noqa: E731
         ours = c.get("bare", 0) + c["worker"] + c["echo"] + c["web"] + c["db"] + c["wrk"]

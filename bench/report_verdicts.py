@@ -34,8 +34,11 @@ SCALE_RATIO = 0.8
 SCALE_READS_PER_EVENT = 0.1
 REBUILD_MS = 1000           # snapshot rebuild of 100,000 offers
 RSS_LIMIT_KB = 64 * 1024    # worker VmRSS at 100,000 offers
-BASELINES = ("static", "bare", "bare-end")
+# Baselines are measured, not judged. bare-durable (the bare program with --journal: each POST's body
+# fdatasync'd before its answer) is the event steps' durable baseline: report_durable.py.
+BASELINES = ("static", "bare", "bare-end", "bare-durable")
 BARE = ("bare", "bare-end")
+BARE_PROGRAM = BARE + ("bare-durable",)  # the steps whose app is bench/bare/ (its CPU column)
 # The bare program at the start and again at the end: ratios divide by their mean, which is only a
 # baseline while the two agree. Past this drift (the slower over the faster) the run's machine
 # changed under it (other work started, heat, frequency): the report says so as a failed check.

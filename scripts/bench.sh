@@ -3,8 +3,9 @@
 # lighttpd or Apache) in its own state directory, loads a generated catalog, measures every
 # public endpoint with wrk on 127.0.0.1 against baselines of the same run, all through the same
 # web server: a 1 KiB static file, the bare libfcgi program (bench/bare/: the physical limit of a
-# FastCGI answer, and the denominator of every ratio) and `placard.fcgi --bench-echo` (our pool,
-# no handler). Writes build/bench/report.md and report.svg, prints the tables and the verdicts,
+# FastCGI answer, and the denominator of every ratio), `placard.fcgi --bench-echo` (our pool,
+# no handler) and, for the event steps, the bare program with --journal (each POST's body
+# fdatasync'd before its answer: the durable baseline, reported beside them). Writes build/bench/report.md and report.svg, prints the tables and the verdicts,
 # and stops everything it started.
 #
 # It is not a test: it exits 0 when targets are missed, non-zero only when the harness broke.
@@ -19,13 +20,14 @@
 #   BENCH_OFFERS      offers in the big catalog (100000); BENCH_SMALL_OFFERS (100) for the small one
 #   BENCH_SECONDS     seconds per measured step (10)
 #   BENCH_CONNECTIONS wrk connections (32); BENCH_WRK_THREADS wrk threads (2)
-#   BENCH_THREADS     the worker's `threads` and the threads of both baselines (8)
+#   BENCH_THREADS     the worker's `threads` and the threads of the bare and echo baselines (8;
+#                     the durable baseline runs max(BENCH_THREADS, BENCH_CONNECTIONS))
 #   BENCH_FLUSH_AT_COMMIT  innodb_flush_log_at_trx_commit during the run: 1 (default, every
 #                     commit is on disk before `recorded` is answered) or 2 (the dev stack's)
 #   BENCH_REDO_MB     MariaDB's redo log (innodb_log_file_size) during the run, MiB (512)
 #   BENCH_VAR_DIR     state directory (build/bench/var; wiped at the start of every run)
 #   BENCH_KEEP=1      leave the stack running at the end (stop: VAR_DIR=... scripts/stack.sh stop;
-#                     kill $(cat <dir>/run/bench-*.pid), the echo worker and the bare program)
+#                     kill $(cat <dir>/run/bench-*.pid), the echo worker and the bare programs)
 #   BENCH_STEPS       which groups of steps run, comma-separated (default: every file under
 #                     scripts/bench/steps/, today query,events,stats,sync,registration,footprint,
 #                     scale; the baselines always run)

@@ -30,11 +30,11 @@ web_pids() {
   for kid in $(cat "/proc/$main/task/$main/children" 2>/dev/null); do printf ' %s' "$kid"; done
 }
 busy_ticks() { awk '$1 == "cpu" {print $2 + $3 + $4 + $7 + $8 + $9; exit}' /proc/stat; }
-cpu_sample() { # prints: worker echo web db self-children busy bare
+cpu_sample() { # prints: worker echo web db self-children busy bare (either bare program: one runs at a time)
   # shellcheck disable=SC2046 # web_pids is a list of PIDs
   printf '%s %s %s %s %s %s %s' "$(proc_ticks "$(read_pid "$WORKER_PID")")" "$(proc_ticks "$(read_pid "$ECHO_PID")")" \
     "$(proc_ticks $(web_pids))" "$(proc_ticks "$(read_pid "$VAR/run/mariadb.pid")")" "$(proc_ticks +$$)" \
-    "$(busy_ticks)" "$(proc_ticks "$(read_pid "$BARE_PID")")"
+    "$(busy_ticks)" "$(proc_ticks "$(read_pid "$BARE_PID")" "$(read_pid "$DURABLE_PID")")"
 }
 cpu_json() { # BEFORE AFTER: the cpu_ticks object of a step's summary
   local -a b a

@@ -84,18 +84,27 @@ start_baseline() {
 }
 
 # start_side: the current side's stack, its `--bench-echo` worker (our pool, no handler) and,
-# on side 0, the bare libfcgi program; /bench/echo and /bench/bare map to them.
+# on side 0, the bare libfcgi program and the durable baseline; /bench/echo, /bench/bare and
+# /bench/durable map to them.
 start_side() {
   # Their sockets, like the worker's, are mode 0660 with the web server's group.
   local group
   group="$(id -gn)"
   if [[ "$SERVER" == apache && "$(id -u)" -eq 0 ]]; then group=www-data; fi
-  say "[${SIDE_NAME[$SIDE]}] starting the baselines ($THREADS threads each) under $VAR/run"
+  local durable_threads=$((CONNECTIONS > THREADS ? CONNECTIONS : THREADS))
   if ((SIDE == 0)); then
+    say "[${SIDE_NAME[$SIDE]}] starting the baselines ($THREADS threads each, the durable one $durable_threads) under $VAR/run"
     start_baseline "$BARE_PID" "$BARE_SOCK" bench-bare "$BARE" "$BARE_SOCK" "$THREADS" "$group"
+    # The durable baseline of the event steps: the same program, each POST's body appended to a
+    # file and fdatasync'd (group commit) before its answer. One thread per wrk connection, so that
+    # as many bodies can share a flush as the worker's writer can share a commit.
+    rm -f -- "$DURABLE_JOURNAL"
+    start_baseline "$DURABLE_PID" "$DURABLE_SOCK" bench-bare-durable "$BARE" "$DURABLE_SOCK" \
+      "$durable_threads" "$group" --journal "$DURABLE_JOURNAL"
     start_baseline "$ECHO_PID" "$ECHO_SOCK" bench-echo "$FCGI" --bench-echo --listen "unix:$ECHO_SOCK" \
       --threads "$THREADS" --socket-group "$group"
   else # a commit from before --socket-group: its own default mode
+    say "[${SIDE_NAME[$SIDE]}] starting the echo baseline ($THREADS threads) under $VAR/run"
     start_baseline "$ECHO_PID" "$ECHO_SOCK" bench-echo "$FCGI" --bench-echo --listen "unix:$ECHO_SOCK" \
       --threads "$THREADS"
     chmod 0666 -- "$ECHO_SOCK"
@@ -130,4 +139,10 @@ start_side() {
     code="$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$BASE_URL$path" || true)"
     [[ "$code" == 200 ]] || die "GET $path answered $code, not 200 (scripts/stack.sh with WEB_CONF_EXTRA, or BENCH_ECHO_SOCKET and BENCH_BARE_SOCKET)"
   done
+  if ((SIDE == 0)); then # the durable baseline, not the bare program behind a prefix that matched
+    local answer
+    answer="$(curl -s --max-time 5 -H 'Content-Type: application/json' --data '{"impressionToken":"check"}' \
+      "$BASE_URL/bench/durable" || true)"
+    [[ "$answer" == '{"recorded":true}' ]] || die "POST /bench/durable answered '${answer:0:80}', not the durable baseline's {\"recorded\":true}"
+  fi
 }

@@ -35,6 +35,9 @@ use_side() {
   ECHO_PID="$VAR/run/bench-echo.pid"
   BARE_SOCK="$VAR/run/bench-bare.sock"
   BARE_PID="$VAR/run/bench-bare.pid"
+  DURABLE_SOCK="$VAR/run/bench-bare-durable.sock"
+  DURABLE_PID="$VAR/run/bench-bare-durable.pid"
+  DURABLE_JOURNAL="$VAR/run/bench-bare-durable.journal"
   WORKER_PID="$VAR/run/placard.pid"
   PLACARD_LOG="$VAR/log/placard.log"
   MYCNF="$VAR/my.cnf"
@@ -75,12 +78,15 @@ stack() {
 bench_web_conf() {
   local path sock
   {
+    # Not /bench/bare-durable: lighttpd's fastcgi.server matches a path by its prefix, so
+    # "/bench/bare" would take it.
     printf '\n# make bench only (scripts/bench/sides.sh): the bare FastCGI baselines\n'
-    for path in /bench/echo /bench/bare; do
+    for path in /bench/echo /bench/bare /bench/durable; do
       sock="$ECHO_SOCK"
-      if [[ "$path" == /bench/bare ]]; then
+      if [[ "$path" != /bench/echo ]]; then
         ((SIDE == 0)) || continue
         sock="$BARE_SOCK"
+        [[ "$path" != /bench/durable ]] || sock="$DURABLE_SOCK"
       fi
       case "$SERVER" in
         lighttpd) printf 'fastcgi.server += ( "%s" => (( "socket" => "%s", "check-local" => "disable" )) )\n' "$path" "$sock" ;;
@@ -108,6 +114,8 @@ stop_side() {
     stack stop >>"$HARNESS_LOG" 2>&1 || printf 'bench: warning: stack.sh stop failed (see %s)\n' "$HARNESS_LOG" >&2
     stop_pidfile "$ECHO_PID" placard.fcgi "$ECHO_SOCK"
     stop_pidfile "$BARE_PID" bench-bare-fcgi "$BARE_SOCK"
+    stop_pidfile "$DURABLE_PID" bench-bare-fcgi "$DURABLE_SOCK"
+    rm -f -- "$DURABLE_JOURNAL"
   fi
 }
 cleanup() {

@@ -37,6 +37,12 @@ group_events() {
   ensure_big_catalog
   for_sides mint_side_tokens
   local rows_before rows_after clicks_before
+  # The durable baseline (bench/bare/ with --journal): the impression step's own POSTs, each body
+  # fdatasync'd with its group before the answer. What answering only once an event is on disk
+  # costs on this machine, nothing of ours; the report sets the event steps beside it.
+  use_side 0
+  step bare-durable "durable baseline: bare program, each body fdatasync'd (group commit)" /bench/durable \
+    impression "@DATA@/impressions-fresh.txt" words
   rows_before="$(db -e 'SELECT COUNT(*) FROM impressions')"
   measure impression-fresh "impression, fresh tokens" /api/v1/events/impression impression \
     "@DATA@/impressions-fresh.txt" words
