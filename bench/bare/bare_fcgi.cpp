@@ -72,7 +72,7 @@ const std::string& answer_to(FCGX_Request& request, bare::GroupCommit* journal,
                              bare::GroupCommit::Waiter& me, std::string& line) {
   const char* method = FCGX_GetParam("REQUEST_METHOD", request.envp);
   if (journal == nullptr || method == nullptr || std::strcmp(method, "POST") != 0) return answer();
-  line.resize(kMaxBody + 1);
+  line.resize(kMaxBody);
   const int n = FCGX_GetStr(line.data(), kMaxBody, request.in);
   line.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
   line.push_back('\n');
