@@ -78,6 +78,7 @@ for group in "${GROUPS_ALL[@]}"; do
   if want "$group"; then "group_$group"; fi
 done
 
+if want events; then durable_baseline; fi
 use_side 0
 step bare-end "bare libfcgi program again, at the end" /bench/bare plain "" ""
 measure echo-end "our pool, no handler, again at the end" /bench/echo plain "" ""

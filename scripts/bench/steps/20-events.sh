@@ -33,16 +33,41 @@ mint_side_tokens() {
   mint --kind click --count "$tokens" --out "$DATA/clicks-clients.txt"
 }
 
+# Up to 30 s until the disk under the state directory writes less than 1 MiB in a second: after
+# the event steps MariaDB flushes dirty pages for a while, and an fdatasync measured during that
+# flushing waits behind it (the durable baseline read 0.58x bare right after the event steps of
+# a two-stack run, 0.64-0.79x on a quiet disk).
+disk_sectors_written() { awk -v d="$1" '$3 == d {print $10}' /proc/diskstats; }
+wait_disk_quiet() {
+  local dev before after waited
+  dev="$(basename "$(df --output=source "$VAR" | tail -n 1)")"
+  for waited in $(seq 0 29); do
+    before="$(disk_sectors_written "$dev")"
+    sleep 1
+    after="$(disk_sectors_written "$dev")"
+    if [[ -z "$before" || -z "$after" ]] || (((after - before) * 512 < 1048576)); then
+      say "disk $dev quiet after $((waited + 1)) s"
+      return 0
+    fi
+  done
+  say "disk $dev still writing after 30 s; measuring anyway"
+}
+
+# The durable baseline (bench/bare/ with --journal): the impression step's own POSTs, each body
+# fdatasync'd with its group before the answer. What answering only once an event is on disk
+# costs on this machine, nothing of ours; the report sets the event steps beside it. Run by
+# scripts/bench.sh after every group, on a quiet disk, so that it precedes no measured step.
+durable_baseline() {
+  wait_disk_quiet
+  use_side 0
+  step bare-durable "durable baseline: bare program, each body fdatasync'd (group commit)" /bench/durable \
+    impression "@DATA@/impressions-fresh.txt" words
+}
+
 group_events() {
   ensure_big_catalog
   for_sides mint_side_tokens
   local rows_before rows_after clicks_before
-  # The durable baseline (bench/bare/ with --journal): the impression step's own POSTs, each body
-  # fdatasync'd with its group before the answer. What answering only once an event is on disk
-  # costs on this machine, nothing of ours; the report sets the event steps beside it.
-  use_side 0
-  step bare-durable "durable baseline: bare program, each body fdatasync'd (group commit)" /bench/durable \
-    impression "@DATA@/impressions-fresh.txt" words
   rows_before="$(db -e 'SELECT COUNT(*) FROM impressions')"
   measure impression-fresh "impression, fresh tokens" /api/v1/events/impression impression \
     "@DATA@/impressions-fresh.txt" words
