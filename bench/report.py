@@ -167,7 +167,8 @@ def main():
         print()
     if dsummary:
         print(dsummary)
-        print(text_table(dhead, drows))
+        if drows:
+            print(text_table(dhead, drows))
         print()
     for x in imp:
         print(x)

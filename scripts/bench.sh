@@ -5,8 +5,9 @@
 # web server: a 1 KiB static file, the bare libfcgi program (bench/bare/: the physical limit of a
 # FastCGI answer, and the denominator of every ratio), `placard.fcgi --bench-echo` (our pool,
 # no handler) and, for the event steps, the bare program with --journal (each POST's body
-# fdatasync'd before its answer: the durable baseline, reported beside them). Writes build/bench/report.md and report.svg, prints the tables and the verdicts,
-# and stops everything it started.
+# fdatasync'd before its answer: the durable baseline, reported beside them). Writes
+# build/bench/report.md and report.svg, prints the tables and the verdicts, and stops everything
+# it started.
 #
 # It is not a test: it exits 0 when targets are missed, non-zero only when the harness broke.
 # Method and how to read the report: docs/performance.md. The parts live in scripts/bench/:

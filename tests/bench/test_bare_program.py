@@ -38,9 +38,14 @@ class BareProgramTests(unittest.TestCase):
         self.addCleanup(self.dir.cleanup)
         self.sock = os.path.join(self.dir.name, "bare.sock")
         self.journal = os.path.join(self.dir.name, "journal.log")
-        extra = [a.replace("@JOURNAL@", self.journal) for a in self.EXTRA]
-        self.proc = subprocess.Popen([PROGRAM, self.sock, str(THREADS)] + extra, stdin=subprocess.DEVNULL)
+        self.start([a.replace("@JOURNAL@", self.journal) for a in self.EXTRA])
         self.addCleanup(self.reap)
+
+    def start(self, extra):
+        """The program on self.sock (none may run there), once its socket file exists."""
+        if os.path.exists(self.sock):
+            os.unlink(self.sock)
+        self.proc = subprocess.Popen([PROGRAM, self.sock, str(THREADS)] + extra, stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + 5
         while not os.path.exists(self.sock):
             self.assertIsNone(self.proc.poll(), "the program ended before it listened")
@@ -131,8 +136,7 @@ class DurableBaselineTests(BareProgramTests):
         if not os.path.exists("/dev/full"):
             self.skipTest("no /dev/full")
         self.reap()
-        self.proc = subprocess.Popen([PROGRAM, self.sock, str(THREADS), "--journal", "/dev/full"],
-                                     stdin=subprocess.DEVNULL)
+        self.start(["--journal", "/dev/full"])
         status, _ = self.answer(b'{"impressionToken":"full"}')
         self.assertEqual(status, 503)
 
