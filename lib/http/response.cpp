@@ -6,7 +6,11 @@
 namespace placard::http {
 
 bool breaks_header(std::string_view text) {
-  return text.find_first_of(std::string_view("\r\n\0", 3)) != std::string_view::npos;
+  // One pass with three compares a byte: find_first_of calls memchr once per byte of the text,
+  // and every header of every answer is checked (issue 24, callgrind: ~5,000 instructions an
+  // offers query).
+  return std::any_of(text.begin(), text.end(),
+                     [](char c) { return c == '\r' || c == '\n' || c == '\0'; });
 }
 
 void Response::set_header(std::string_view name, std::string value) {

@@ -1,5 +1,6 @@
 #include "lib/json/safe_parse.h"
 
+#include <cstdint>
 #include <vector>
 
 namespace placard::json {
@@ -28,6 +29,44 @@ struct DepthCounter : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, DepthCount
   std::size_t limit;
   std::size_t depth = 0;
   std::size_t max_depth = 0;
+};
+
+// The document's own SAX handler, refusing the value that would open a level past the limit: the
+// tree is built in the same pass that checks depth (issue 24: a separate depth pass over the body
+// was a third of an offers query's parse).
+struct DepthLimitedBuilder {
+  DepthLimitedBuilder(rapidjson::Document& doc, std::size_t limit) : doc(doc), limit(limit) {}
+  bool Null() { return doc.Null(); }
+  bool Bool(bool b) { return doc.Bool(b); }
+  bool Int(int i) { return doc.Int(i); }
+  bool Uint(unsigned i) { return doc.Uint(i); }
+  bool Int64(std::int64_t i) { return doc.Int64(i); }
+  bool Uint64(std::uint64_t i) { return doc.Uint64(i); }
+  bool Double(double d) { return doc.Double(d); }
+  bool RawNumber(const char* str, rapidjson::SizeType length, bool copy) {
+    return doc.RawNumber(str, length, copy);
+  }
+  bool String(const char* str, rapidjson::SizeType length, bool copy) {
+    return doc.String(str, length, copy);
+  }
+  bool Key(const char* str, rapidjson::SizeType length, bool copy) {
+    return doc.Key(str, length, copy);
+  }
+  bool StartObject() { return enter() && doc.StartObject(); }
+  bool EndObject(rapidjson::SizeType members) {
+    --depth;
+    return doc.EndObject(members);
+  }
+  bool StartArray() { return enter() && doc.StartArray(); }
+  bool EndArray(rapidjson::SizeType elements) {
+    --depth;
+    return doc.EndArray(elements);
+  }
+  bool enter() { return ++depth <= limit; }
+
+  rapidjson::Document& doc;
+  std::size_t limit;
+  std::size_t depth = 0;
 };
 
 // An output stream that drops what it is given (UTF8::Validate copies as it checks).
@@ -82,12 +121,18 @@ std::optional<std::size_t> nesting_depth(std::string_view text, std::size_t limi
 bool parse_untrusted(std::string_view text, rapidjson::Document& doc) {
   // A raw NUL is never valid JSON text, and RapidJSON's stream would take it for the end.
   if (text.find('\0') != std::string_view::npos) return false;
-  // First pass: syntax, encoding and depth, with no tree built.
-  const auto depth = nesting_depth(text, kMaxDepth);
-  if (!depth || *depth > kMaxDepth) return false;
+  // One pass: syntax, encoding and depth, the tree built as it goes. The bytes as they are (see
+  // nesting_depth), and an iterative parse, so no input recurses.
   rapidjson::MemoryStream ms(text.data(), text.size());
-  doc.ParseStream<kFlags>(ms);
-  return !doc.HasParseError() && strings_are_utf8(doc);
+  rapidjson::Reader reader;
+  bool ok = false;
+  auto build = [&](rapidjson::Document& handler) {
+    DepthLimitedBuilder builder(handler, kMaxDepth);
+    ok = !reader.Parse<kFlags>(ms, builder).IsError();
+    return ok;
+  };
+  doc.Populate(build);  // on a refusal the partial tree is dropped and doc stays as it was
+  return ok && strings_are_utf8(doc);
 }
 
 }  // namespace placard::json

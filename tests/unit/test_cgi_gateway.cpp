@@ -43,6 +43,27 @@ TEST(CgiGateway, RequestFromFastCgiParams) {
   EXPECT_EQ(r.query_param("t"), "a+b");
 }
 
+// The header prefix is matched byte by byte against the entry: entries shorter than it, or that
+// only begin like it, are not headers; every header entry arrives, in order, however many.
+TEST(CgiGateway, HeaderEntriesByTheirPrefixOnly) {
+  std::vector<std::string> entries{
+      "H",        "HTTP",         "HTTP=x",           "HTTPS=on",
+      "HTTX_A=1", "http_lower=1", "HTTP_=empty-name", "CONTENT_TYPE=text/plain"};
+  for (int i = 0; i < 40; ++i)
+    entries.push_back("HTTP_X_H" + std::to_string(i) + "=v" + std::to_string(i));
+  Envp env(entries);
+  const Request r = placard::http::request_from_envp(env.get());
+  ASSERT_EQ(r.headers.size(), 42U);
+  EXPECT_EQ(r.headers[0].name, "");
+  EXPECT_EQ(r.headers[0].value, "empty-name");
+  EXPECT_EQ(r.headers[1].name, "content-type");
+  for (int i = 0; i < 40; ++i) {
+    EXPECT_EQ(r.headers[static_cast<std::size_t>(i) + 2].name, "x-h" + std::to_string(i));
+    EXPECT_EQ(r.header("x-h" + std::to_string(i)), "v" + std::to_string(i));
+  }
+  EXPECT_TRUE(r.https);
+}
+
 TEST(CgiGateway, PlainCgiWithoutRequestUriUsesScriptNameAndPathInfo) {
   Envp env({"REQUEST_METHOD=GET", "SCRIPT_NAME=/cgi/placard", "PATH_INFO=/api/v1/config",
             "QUERY_STRING=a=b"});

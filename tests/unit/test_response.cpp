@@ -26,6 +26,22 @@ TEST(ResponseHeaders, CrLfAndNulAreImpossible) {
   EXPECT_NE(head.find("X-Fine: b\r\n"), std::string::npos) << head;
 }
 
+// CR, LF and NUL are found wherever they stand, in long values too; nothing else is refused.
+TEST(ResponseHeaders, BreakingBytesFoundAtEveryPosition) {
+  const std::string clean(300, 'v');
+  EXPECT_FALSE(placard::http::breaks_header(clean));
+  EXPECT_FALSE(placard::http::breaks_header(""));
+  EXPECT_FALSE(placard::http::breaks_header("\t \x7f\x80\xff"));
+  for (const char bad : {'\r', '\n', '\0'}) {
+    for (const std::size_t at :
+         {std::size_t{0}, std::size_t{1}, std::size_t{150}, std::size_t{299}}) {
+      std::string value = clean;
+      value[at] = bad;
+      EXPECT_TRUE(placard::http::breaks_header(value)) << int{bad} << " at " << at;
+    }
+  }
+}
+
 TEST(ResponseHeaders, ErrorsSayNosniffAndDropBrokenHeaders) {
   placard::http::ApiError e{500, "internal_error", "Internal error"};
   e.with_header("Retry-After", "1\r\nX-Injected: 1");

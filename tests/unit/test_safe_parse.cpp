@@ -115,6 +115,20 @@ TEST(JsonSafeParse, DepthSixteenAcceptedSeventeenRejected) {
   EXPECT_FALSE(accepted(std::string(100000, '[')));
 }
 
+// A refused text leaves the document as it was: no half-built tree from the one pass.
+TEST(JsonSafeParse, RefusalLeavesTheDocumentAsItWas) {
+  rapidjson::Document doc;
+  ASSERT_TRUE(parse_untrusted(R"({"kept":1})", doc));
+  for (const std::string& bad :
+       {nested_arrays(17), std::string(R"({"a":[1,2,{"b":)"), std::string("{\"a\":\"\xff\"}")}) {
+    EXPECT_FALSE(parse_untrusted(bad, doc)) << bad;
+  }
+  ASSERT_TRUE(doc.IsObject());
+  EXPECT_EQ(doc["kept"].GetInt(), 1);
+  // Depth 16 reached twice in one text: counted down again after each.
+  EXPECT_TRUE(accepted("[" + nested_arrays(15) + "," + nested_arrays(15) + "]"));
+}
+
 TEST(JsonSafeParse, DepthCountsNestingNotSize) {
   // Many siblings at depth 2 are fine.
   std::string wide = "{\"a\":[";
