@@ -119,6 +119,9 @@ def main():
     ap.add_argument("--requests", type=int, default=1000)
     ap.add_argument("--out", default="build/bench/callgrind")
     args = ap.parse_args()
+    # Absolute: the worker's --listen refuses a relative unix socket path (the recipe's
+    # `--var build/bench/var` left `--what echo` with no socket).
+    args.var = os.path.abspath(args.var)
     run = os.path.join(args.var, "run")
     cmd, sock, pidfile = command(args, run)
     stop(read_pid(pidfile))
