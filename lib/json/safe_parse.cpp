@@ -131,7 +131,7 @@ bool parse_untrusted(std::string_view text, rapidjson::Document& doc) {
     ok = !reader.Parse<kFlags>(ms, builder).IsError();
     return ok;
   };
-  doc.Populate(build);  // on a refusal the partial tree is dropped and doc stays as it was
+  doc.Populate(build);  // a text the parser refuses leaves doc as it was (no partial tree)
   return ok && strings_are_utf8(doc);
 }
 

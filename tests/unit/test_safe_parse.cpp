@@ -115,8 +115,9 @@ TEST(JsonSafeParse, DepthSixteenAcceptedSeventeenRejected) {
   EXPECT_FALSE(accepted(std::string(100000, '[')));
 }
 
-// A refused text leaves the document as it was: no half-built tree from the one pass.
-TEST(JsonSafeParse, RefusalLeavesTheDocumentAsItWas) {
+// A text the parser refuses (depth, syntax, encoding) leaves the document as it was: no
+// half-built tree from the one pass.
+TEST(JsonSafeParse, ParserRefusalLeavesTheDocumentAsItWas) {
   rapidjson::Document doc;
   ASSERT_TRUE(parse_untrusted(R"({"kept":1})", doc));
   for (const std::string& bad :
