@@ -81,7 +81,8 @@ lane_2() {
 }
 
 # Lane 3: work without stacks: the fuzz targets (their clang build first), the linters, the client
-# module's Node tests, the bench report's rules and the bench's bare program.
+# module's Node tests, the bench report's rules, the bench's bare program, and this machinery's
+# own tests (scripts/test-lanes.sh: the table and, under it, what failed).
 lane_3() {
   # shellcheck disable=SC2016 # "$@" is the child's: the --summary FILE that suite appends
   suite fuzz 1500 env FUZZ_SECONDS="${FUZZ_TEST_SECONDS:-20}" \
@@ -90,6 +91,7 @@ lane_3() {
   suite client-unit 300 node clients/placard-client/test-support/summary.mjs
   suite bench-report 60 python3 tests/bench/test_report_p99.py
   suite bench-bare 60 python3 tests/bench/test_bare_program.py
+  suite test-lanes 120 python3 tests/tooling/test_test_lanes.py
 }
 
 rm -f "$RESULTS/openapi-traffic.jsonl"  # this run's answers only

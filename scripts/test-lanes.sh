@@ -104,9 +104,29 @@ print_table() {
     total_f=$((total_f + f))
   done < <(sort -t$'\t' -k1,1 -k2,2n "$RESULTS/rows.tsv")
   echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores)"
+  print_failures
   if ((INTERRUPTED)); then
     echo "interrupted: the suites that had not ended count one failure each, those not started none"
   fi
   echo "$total_p passed, $total_f failed"
   ((total_f == 0 && !INTERRUPTED))
+}
+
+# print_failures: under the table, for each suite that failed, the first lines of its log that
+# name a failure (at most FAILURE_LINES, each cut at 400 characters), or its last line when none
+# does: CI keeps only the tail of a run, and the tail must say what failed, not only where.
+# Every runner's own word for a failed test: GoogleTest's "[  FAILED  ]", unittest's "FAIL:" and
+# "ERROR:", the checks' "FAIL group / name: detail", TAP's "not ok", lint's "found problems",
+# the e2e run's "PROBLEM:", and suite's own timeout line.
+FAILURE_LINE='\bFAIL(ED)?\b|^ERROR: |PROBLEM: |found problems|^not ok |\(timeout\)$'
+FAILURE_LINES=4
+print_failures() {
+  local name f log
+  while IFS=$'\t' read -r _ _ name _ f _; do
+    ((f > 0)) || continue
+    log="$RESULTS/$name.log"
+    echo "failed in $name:"
+    { grep -E -m "$FAILURE_LINES" "$FAILURE_LINE" "$log" || tail -n 1 "$log"; } 2>/dev/null |
+      cut -c1-400 | sed 's/^/  /'
+  done < <(sort -t$'\t' -k1,1 -k2,2n "$RESULTS/rows.tsv")
 }

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""scripts/test-lanes.sh, the machinery of `make test`: suites in a lane, the table at the end
+and, under it, what failed. CI keeps only the tail of a run, so the lines just above the last
+("N passed, M failed") must name each failed suite's failing checks (its first failure lines,
+at most four, each cut at 400 characters), or its last line when it printed none. Runs real
+suites (small Python programs) through the real script.
+
+Run: python3 tests/tooling/test_test_lanes.py [--summary FILE]"""
+
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "tests", "bench"))
+import unittest_summary  # noqa: E402
+
+# A suite: prints its argv[1] lines, writes {"passed", "failed"} unless told "no-summary", and
+# exits with argv[2]; the harness appends --summary FILE.
+FAKE = textwrap.dedent("""\
+    import json, sys, time
+    lines, rc, passed, failed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+    if lines == "sleep":
+        time.sleep(30)
+    print(lines.replace("|", "\\n"))
+    if passed + failed:
+        json.dump({"passed": passed, "failed": failed}, open(sys.argv[-1], "w"))
+    sys.exit(rc)
+""")
+
+
+class TestLanes(unittest.TestCase):
+    def run_lane(self, suites):
+        """suites: (name, seconds, lines, exit code, passed, failed); the run's output, exit."""
+        with tempfile.TemporaryDirectory() as tmp:
+            fake = os.path.join(tmp, "fake.py")
+            with open(fake, "w") as f:
+                f.write(FAKE)
+            calls = "\n".join("  suite %s %d python3 %s '%s' %d %d %d" % (n, s, fake, lines, rc, p, f)
+                              for n, s, lines, rc, p, f in suites)
+            script = textwrap.dedent("""\
+                set -uo pipefail
+                cd %s
+                RESULTS=%s/results
+                mkdir -p "$RESULTS"
+                RUN_STARTED=$(date +%%s)
+                source scripts/test-lanes.sh
+                lane_1() {
+                %s
+                }
+                run_lanes lane_1
+                print_table
+            """) % (ROOT, tmp, calls)
+            run = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=120)
+        return run.stdout, run.returncode
+
+    def tail(self, out):
+        """The lines after the table's load line."""
+        lines = out.rstrip("\n").split("\n")
+        at = max(i for i, line in enumerate(lines) if line.startswith("load average at the end"))
+        return lines[at + 1:]
+
+    def test_failed_checks_named_above_the_last_line(self):
+        detail = "x" * 600
+        out, rc = self.run_lane([
+            ("good", 30, "[12:00:00] PASS group / fine: ok|1 passed, 0 failed", 0, 1, 0),
+            ("flaky", 30, "[12:00:00] PASS a / first: ok|[12:00:01] FAIL fallback / the bound: slow "
+                          + detail + "|[12:00:02] PASS a / third: ok|PASS fallback / the bound  FAIL", 1, 2, 1),
+        ])
+        self.assertEqual(rc, 1)
+        tail = self.tail(out)
+        self.assertEqual(tail[-1], "3 passed, 1 failed")
+        self.assertEqual(tail[0], "failed in flaky:")
+        self.assertTrue(tail[1].startswith("  [12:00:01] FAIL fallback / the bound: slow xxx"), tail[1])
+        self.assertEqual(len(tail[1]), 2 + 400)  # cut at 400 characters, indented
+        self.assertEqual(tail[2], "  PASS fallback / the bound  FAIL")
+        self.assertNotIn("failed in good:", out)
+
+    def test_every_runner_s_word_for_a_failure_at_most_four(self):
+        lines = "|".join(["[  FAILED  ] Pool.Drains (3 ms)", "FAIL: test_x (m.T)", "ERROR: test_y (m.T)",
+                          "not ok 3 - retries", "lint: clang-tidy found problems"])
+        out, _ = self.run_lane([("mixed", 30, lines, 1, 0, 5)])
+        tail = self.tail(out)
+        self.assertEqual(tail[1:5], ["  [  FAILED  ] Pool.Drains (3 ms)", "  FAIL: test_x (m.T)",
+                                     "  ERROR: test_y (m.T)", "  not ok 3 - retries"])
+        self.assertEqual(tail[5], "0 passed, 5 failed")
+
+    def test_no_failure_line_gives_the_last_line(self):
+        out, rc = self.run_lane([("crashed", 30, "starting|Segmentation fault (core dumped)", 139, 0, 0)])
+        self.assertEqual(rc, 1)
+        self.assertEqual(self.tail(out), ["failed in crashed:", "  Segmentation fault (core dumped)",
+                                          "0 passed, 1 failed"])
+
+    def test_a_timeout_is_named(self):
+        out, _ = self.run_lane([("stuck", 1, "sleep", 0, 0, 0)])
+        self.assertEqual(self.tail(out), ["failed in stuck:", "  suite stuck: stopped after 1 s (timeout)",
+                                          "0 passed, 1 failed"])
+
+    def test_nothing_listed_when_all_passed(self):
+        out, rc = self.run_lane([("good", 30, "1 passed, 0 failed", 0, 1, 0)])
+        self.assertEqual(rc, 0)
+        self.assertEqual(self.tail(out), ["1 passed, 0 failed"])
+
+
+if __name__ == "__main__":
+    sys.exit(unittest_summary.run())
