@@ -197,8 +197,10 @@ def check_partition(topo, h1, checks, figures, seconds, impressions, send):
         t = time.monotonic()
         out = CL.within(15, lambda: topo.status("g1", "wsrep_cluster_status") not in ("Primary", None),
                         interval=0.05)
+        # Seconds from the cut, as `out`: this poll starts only once g1 was seen out, so its own
+        # count alone put the survivors' new view (and `settled` below) that much too early.
         evicted = CL.within(15, lambda: topo.status("g3", "wsrep_cluster_size") == "2", interval=0.05)
-        return t, out, evicted
+        return t, out, (time.monotonic() - t if evicted is not None else None)
     try:
         (cut_at, out, evicted), answers = load(h1, seconds, impressions, send, cut)
     finally:
@@ -232,7 +234,7 @@ def check_partition(topo, h1, checks, figures, seconds, impressions, send):
                and all(len(r) == len(s) and all(v == 1 for v in r.values())
                        for r, s in zip(on_g3, (imps, clicks))),
                "h1's connections before the cut %s; g1 out of the primary component after %s, evicted "
-               "after %s; %d answers (%d after the cut, %d from 1 s after the view change), %d not right "
+               "(g3's view of 2) after %s from the cut; %d answers (%d after the cut, %d from 1 s after the view change), %d not right "
                "%s (%d impressions 503 or duplicate at the view "
                "change), %d later than %.0f s past max(request, both); rows on g3: %d of %d impressions, "
                "%d of %d clicks" % (before, CL.fmt(out), CL.fmt(evicted), len(answers), len(after), len(steady),
