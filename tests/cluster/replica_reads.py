@@ -43,16 +43,12 @@ def _loads(topo):
             "replica": int(topo.sql(q, database="mysql", cnf=topo.replica_cnf)[0][0])}
 
 
-def _change(topo, admin, enabled, hosts, within, offer_ids, bound):
+def _change(topo, admin, enabled, hosts, offer_ids, bound):
     """The offer switched through the admin API; seconds until every host shows it (or None)."""
     _truncate(topo)
     t0 = time.monotonic()
     admin.ok("PATCH", "/offers/%s" % OFFER, {"enabled": enabled})
-    seen = {}
-    for t in hosts:  # each host's time from the change, not from the previous host's
-        left = bound - (time.monotonic() - t0)
-        ok = within(max(0.0, left), lambda t=t: (OFFER in (offer_ids(t) or [])) == enabled)
-        seen[t.name] = None if ok is None else time.monotonic() - t0
+    seen = T.within_each(t0, bound, hosts, lambda t: (OFFER in (offer_ids(t) or [])) == enabled)
     time.sleep(0.6)  # a poll or two more: every worker process has loaded its snapshot
     return seen, _loads(topo)
 
@@ -66,7 +62,7 @@ def _caught_up(topo):
 def check_replica_reads(topo, admin, hosts, checks, figures, within, offer_ids, fmt):
     _logs(topo, True)
     try:
-        seen, loads = _change(topo, admin, False, hosts, within, offer_ids, 1.0)
+        seen, loads = _change(topo, admin, False, hosts, offer_ids, 1.0)
         checks.add("replica reads", "a change is served from snapshots read on the replica",
                    all(v is not None for v in seen.values()) and loads["replica"] >= LOADS
                    and loads["primary"] == 0,
@@ -74,7 +70,7 @@ def check_replica_reads(topo, admin, hosts, checks, figures, within, offer_ids, 
                    % (", ".join("%s %s" % (k, fmt(v)) for k, v in seen.items()), loads, LOADS))
         topo.sql("STOP SLAVE", database="mysql", cnf=topo.replica_cnf)
         bound = MAX_LAG_S + 1.0  # the lag bound, plus a poll interval and a load
-        fallback, stopped = _change(topo, admin, True, hosts, within, offer_ids, bound)
+        fallback, stopped = _change(topo, admin, True, hosts, offer_ids, bound)
         replica_has = topo.sql("SELECT enabled FROM offers WHERE id = %s" % OFFER,
                                cnf=topo.replica_cnf)[0][0]
         lags = [v for v in fallback.values() if v is not None]
@@ -87,7 +83,7 @@ def check_replica_reads(topo, admin, hosts, checks, figures, within, offer_ids, 
                                           stopped))
         topo.sql("START SLAVE", database="mysql", cnf=topo.replica_cnf)
         caught = within(10, lambda: _caught_up(topo))
-        seen, back = _change(topo, admin, False, hosts, within, offer_ids, 1.0)
+        seen, back = _change(topo, admin, False, hosts, offer_ids, 1.0)
         checks.add("replica reads", "replica started again: snapshots come from it again",
                    caught is not None and all(v is not None for v in seen.values())
                    and back["replica"] >= LOADS and back["primary"] == 0,
@@ -98,7 +94,7 @@ def check_replica_reads(topo, admin, hosts, checks, figures, within, offer_ids, 
         run_ip = ["ip", "-n", topo.ns("db2"), "link", "set", "eth0"]
         T.run(*(run_ip + ["down"]))
         try:
-            down, down_loads = _change(topo, admin, True, hosts, within, offer_ids, 9.0)
+            down, down_loads = _change(topo, admin, True, hosts, offer_ids, 9.0)
         finally:
             T.run(*(run_ip + ["up"]))
         checks.add("replica reads", "replica unreachable (link down): the hosts read the primary",
@@ -107,7 +103,7 @@ def check_replica_reads(topo, admin, hosts, checks, figures, within, offer_ids, 
                    "visible %s (bound 9 s: 5 s read timeout + 2 s connect + a poll); snapshot loads %s"
                    % (", ".join("%s %s" % (k, fmt(v)) for k, v in down.items()), down_loads))
         time.sleep(10.5)  # a failed replica is skipped for 10 s (lib/db/catalog_source.cpp)
-        up, up_loads = _change(topo, admin, False, hosts, within, offer_ids, 1.0)
+        up, up_loads = _change(topo, admin, False, hosts, offer_ids, 1.0)
         checks.add("replica reads", "link up again: snapshots come from the replica again",
                    all(v is not None for v in up.values()) and up_loads["replica"] >= LOADS
                    and up_loads["primary"] == 0,
@@ -116,6 +112,6 @@ def check_replica_reads(topo, admin, hosts, checks, figures, within, offer_ids, 
         figures["replica_reads"] = {"replica": loads, "stopped": stopped, "restarted": back,
                                     "fallback_visible_s": fallback, "unreachable": down_loads,
                                     "unreachable_visible_s": down, "link_up": up_loads}
-        _change(topo, admin, True, hosts, within, offer_ids, 1.0)  # the fixtures as they were
+        _change(topo, admin, True, hosts, offer_ids, 1.0)  # the fixtures as they were
     finally:
         _logs(topo, False)

@@ -55,6 +55,17 @@ def within(bound, fn, interval=0.02):
         time.sleep(interval)
 
 
+def within_each(since, bound, targets, fn):
+    """{target.name: seconds from `since` (a change made then) until fn(target) held, or None if
+    not within `bound` of it}: every target timed from the change, not from the end of the wait
+    for the one before (which let a second host take the first one's time again unseen)."""
+    seen = {}
+    for t in targets:
+        ok = within(max(0.0, bound - (time.monotonic() - since)), lambda t=t: fn(t))
+        seen[t.name] = None if ok is None else time.monotonic() - since
+    return seen
+
+
 def run(*cmd, check=True, timeout=60, **kw):
     p = subprocess.run(list(cmd), capture_output=True, timeout=timeout, **kw)
     if check and p.returncode != 0:
