@@ -92,6 +92,9 @@ descendants() {
   done
 }
 
+# rows_in_order: the finished suites' rows, by lane, then in the order they ran in it.
+rows_in_order() { sort -t$'\t' -k1,1 -k2,2n "$RESULTS/rows.tsv"; }
+
 # print_table: the table of suites (lane order), then the totals; the very last line is
 # "N passed, M failed". Returns 1 when anything failed.
 print_table() {
@@ -102,7 +105,7 @@ print_table() {
     printf '%-6s %-22s %7d %7d %8d %8s\n' "$lane" "$name" "$p" "$f" "$s" "$cpu"
     total_p=$((total_p + p))
     total_f=$((total_f + f))
-  done < <(sort -t$'\t' -k1,1 -k2,2n "$RESULTS/rows.tsv")
+  done < <(rows_in_order)
   echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores)"
   print_failures
   if ((INTERRUPTED)); then
@@ -128,5 +131,5 @@ print_failures() {
     echo "failed in $name:"
     { grep -E -m "$FAILURE_LINES" "$FAILURE_LINE" "$log" || tail -n 1 "$log"; } 2>/dev/null |
       cut -c1-400 | sed 's/^/  /'
-  done < <(sort -t$'\t' -k1,1 -k2,2n "$RESULTS/rows.tsv")
+  done < <(rows_in_order)
 }

@@ -58,7 +58,7 @@ def within(bound, fn, interval=0.02):
 def within_each(since, bound, targets, fn):
     """{target.name: seconds from `since` (a change made then) until fn(target) held, or None if
     not within `bound` of it}: every target timed from the change, not from the end of the wait
-    for the one before (which let a second host take the first one's time again unseen)."""
+    for the one before."""
     seen = {}
     for t in targets:
         ok = within(max(0.0, bound - (time.monotonic() - since)), lambda t=t: fn(t))
