@@ -33,6 +33,12 @@ bool RateJudge::over_limit(const Key& key, std::int64_t at_ms) {
   return false;
 }
 
+std::vector<std::int64_t> RateJudge::counted(const Key& key) const {
+  const auto it = counted_.find(key);
+  if (it == counted_.end()) return {};
+  return {it->second.begin(), it->second.end()};
+}
+
 std::vector<std::uint64_t> rate_limited_ids(RateJudge& judge,
                                             const std::vector<JudgedEvent>& history,
                                             const std::vector<JudgedEvent>& fresh) {

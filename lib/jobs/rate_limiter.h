@@ -41,6 +41,9 @@ class RateJudge {
   // Judges the next event (in recording order): true when it goes over a limit (not counted);
   // false when it is counted (and remembered).
   bool over_limit(const Key& key, std::int64_t at_ms);
+  // The counted times of `key` remembered or judged so far, ascending; those that no window could
+  // reach from the latest event judged for it are gone.
+  std::vector<std::int64_t> counted(const Key& key) const;
 
  private:
   std::vector<RateWindow> windows_;

@@ -314,6 +314,75 @@ class CountingTests(H.E2ETestCase):
             self.assertEqual(st, 200)
         self.assertCounted(before, impressions=2, ignored_impressions={"rate_limited": 1})
 
+    # -- the state of a client and offer over a limit (issue 24, sql/0015_limit_state.sql)
+    def pair_state(self, nonce):
+        """(counted, window_ms) kept for the client and offer of the impression `nonce`, or None."""
+        rows = H.db("SELECT s.counted, s.window_ms FROM rate_limit_state s JOIN impressions r ON "
+                    "s.client_hash = r.client_hash AND s.offer_id = r.offer_id WHERE s.kind = "
+                    "'impression' AND r.token_nonce = UNHEX('%s')" % nonce.hex())
+        return tuple(rows[0]) if rows else None
+
+    def counted_times(self, nonce):
+        """The counted impressions of the same client and offer as `nonce`, as the state keeps them."""
+        rows = H.db("SELECT TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', h.recorded_at) DIV 1000 "
+                    "FROM impressions h JOIN impressions r ON h.client_hash = r.client_hash AND "
+                    "h.offer_id = r.offer_id WHERE r.token_nonce = UNHEX('%s') AND h.ignored IS NULL "
+                    "ORDER BY 1" % nonce.hex())
+        return ",".join(r[0] for r in rows)
+
+    def send_impressions(self, client, n):
+        tokens = [token(H.IMPRESSION) for _ in range(n)]
+        for t in tokens:
+            st, _, body = impression_from(client, t)
+            self.assertEqual((st, json.loads(body)), (200, {"status": "recorded"}))
+        return tokens
+
+    def test_a_pair_over_a_limit_is_judged_by_its_kept_counted_times(self):
+        client = new_client()
+        before = self.figures()
+        first = nonce_of(self.send_impressions(client, 4)[0])
+        self.assertCounted(before, impressions=4)
+        self.assertIsNone(self.pair_state(first))  # never over a limit: its history is the raw rows
+        middle = self.figures()
+        self.send_impressions(client, 8)  # the 5th is counted, the other 7 are over the limit
+        self.assertCounted(middle, impressions=1, ignored_impressions={"rate_limited": 7})
+        self.assertEqual(self.pair_state(first), (self.counted_times(first), "300000"))
+        # The kept times are the pair's history, not the raw rows: with them cleared, the next
+        # impression is counted although five counted rows are within five minutes.
+        H.db("UPDATE rate_limit_state s JOIN impressions r ON s.client_hash = r.client_hash AND "
+             "s.offer_id = r.offer_id SET s.counted = '' WHERE s.kind = 'impression' AND "
+             "r.token_nonce = UNHEX('%s')" % first.hex())
+        late = self.figures()
+        last = nonce_of(self.send_impressions(client, 1)[0])
+        self.assertCounted(late, impressions=1)
+        at = H.db("SELECT TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', recorded_at) DIV 1000 "
+                  "FROM impressions WHERE token_nonce = UNHEX('%s')" % last.hex())[0][0]
+        self.assertEqual(self.pair_state(first), (at, "300000"))
+
+    def test_a_limit_turned_off_drops_the_kept_state_and_on_again_judges_from_the_raw_rows(self):
+        client = new_client()
+        before = self.figures()
+        first = nonce_of(self.send_impressions(client, 7)[0])
+        self.assertCounted(before, impressions=5, ignored_impressions={"rate_limited": 2})
+        self.assertIsNotNone(self.pair_state(first))
+        self.addCleanup(self.admin.ok, "PATCH", "/settings", {"impressionLimitPer5Minutes": 5})
+        self.admin.ok("PATCH", "/settings", {"impressionLimitPer5Minutes": 0})
+        H.settle()
+        time.sleep(0.5)  # the rollup step reads the limit from the rebuilt snapshot
+        off = self.figures()
+        self.send_impressions(client, 1)  # no limit: counted (the 6th within five minutes)
+        self.assertCounted(off, impressions=1)
+        self.assertEqual(H.db("SELECT COUNT(*) FROM rate_limit_state WHERE kind = 'impression'"),
+                         [["0"]])
+        self.admin.ok("PATCH", "/settings", {"impressionLimitPer5Minutes": 5})
+        H.settle()
+        time.sleep(0.5)
+        on = self.figures()
+        self.send_impressions(client, 1)  # six counted within five minutes, read from the raw rows
+        self.assertCounted(on, ignored_impressions={"rate_limited": 1})
+        self.assertEqual(self.pair_state(first), (self.counted_times(first), "300000"))
+        self.assertEqual(len(self.counted_times(first).split(",")), 6)
+
     def test_zz_no_raw_client_address_in_any_table(self):
         # Runs last in this class (by name): every address used above.
         used = ["127.%d.%d.%d" % (RUN, n // 250, 1 + n % 250) for n in range(11, _next_client[0] + 1)]

@@ -83,3 +83,15 @@ TEST(RateLimitedIds, NewEventsOverTheLimitDoNotFillTheWindow) {
 }
 
 }  // namespace
+
+TEST(RateLimitedIds, TheJudgeTellsTheCountedTimesOfAPairAsItKeepsThem) {
+  // What the rollup step keeps in rate_limit_state for a pair over a limit.
+  RateJudge judge({{300, 2}});
+  const auto k = key(3, 5);
+  EXPECT_EQ(rate_limited_ids(judge, {counted(k, kT - 400 * kS), counted(k, kT - 10 * kS)},
+                             {{1, k, kT}, {2, k, kT + kS}, {3, k, kT + 291 * kS}}),
+            Ids{2});
+  // kT - 400 s is out of every window once kT is judged; kT - 10 s left the window at kT + 290 s.
+  EXPECT_EQ(judge.counted(k), (std::vector<std::int64_t>{kT, kT + 291 * kS}));
+  EXPECT_TRUE(judge.counted(key(4, 5)).empty());
+}
