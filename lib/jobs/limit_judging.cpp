@@ -48,19 +48,6 @@ std::string time_ms(const char* column) {
   return std::string("TIMESTAMPDIFF(MICROSECOND, ") + kEpoch + ", " + column + ") DIV 1000";
 }
 
-// The pairs of the new rows as a derived table `n`; `without_state` leaves out the pairs whose
-// history is in rate_limit_state.
-std::string new_pairs(const RawTable& t, bool without_state) {
-  std::string sql = std::string("(SELECT DISTINCT client_hash, offer_id FROM ") + t.name +
-                    " r WHERE id > ? AND id <= ? AND client_hash IS NOT NULL AND ignored IS NULL";
-  if (without_state) {
-    sql +=
-        " AND NOT EXISTS (SELECT 1 FROM rate_limit_state s WHERE s.kind = ? AND s.client_hash = "
-        "r.client_hash AND s.offer_id = r.offer_id)";
-  }
-  return sql + ") n";
-}
-
 // Drops the state kept for a shorter window than the settings ask now (it may miss counted events
 // the longer window reaches), and the rows idle for two hours. True when some state is left.
 bool prune_state(MysqlSession& s, const RawTable& t, std::int64_t longest_ms) {
@@ -78,48 +65,86 @@ bool prune_state(MysqlSession& s, const RawTable& t, std::int64_t longest_ms) {
   return query(any)->next();
 }
 
-// The state of the new rows' pairs that have one.
-StateMap read_state(MysqlSession& s, const RawTable& t, std::uint64_t from, std::uint64_t to) {
-  auto& st = s.prepared("SELECT HEX(s.client_hash), s.offer_id, s.counted, " +
-                        time_ms("s.last_at") + " FROM " + new_pairs(t, false) +
-                        " JOIN rate_limit_state s ON s.kind = ? AND s.client_hash = n.client_hash "
-                        "AND s.offer_id = n.offer_id");
-  st.setUInt64(1, from);
-  st.setUInt64(2, to);
-  st.setString(3, t.limit_kind);
+// Whether any of `fresh` is from a client with state: the state's clients are few (a client that
+// went over a limit lately, whatever the number of its offers), read one key each (`DISTINCT kind,
+// client_hash`, a prefix of the primary key: MariaDB's loose index scan, one read per client).
+// When they are many (a flood from many addresses), every pass is taken to have some.
+bool state_among(MysqlSession& s, const RawTable& t, const std::vector<JudgedEvent>& fresh) {
+  constexpr int kMaxClients = 1000;
+  auto& st =
+      s.prepared("SELECT DISTINCT kind, client_hash FROM rate_limit_state WHERE kind = ? LIMIT " +
+                 std::to_string(kMaxClients + 1));
+  st.setString(1, t.limit_kind);
   const auto rs = query(st);
-  StateMap out;
+  std::vector<ClientHash> clients;
   while (rs->next()) {
-    out[{unhex_client(rs->getString(1).asStdString()), rs->getUInt64(2)}] =
-        PairState{decode_counted(rs->getString(3).asStdString()), rs->getInt64(4)};
+    const std::string bytes = rs->getString(2).asStdString();
+    ClientHash h{};
+    std::memcpy(h.data(), bytes.data(), std::min(bytes.size(), h.size()));
+    clients.push_back(h);
   }
-  return out;
+  if (clients.size() > static_cast<std::size_t>(kMaxClients)) return true;
+  std::sort(clients.begin(), clients.end());
+  return std::any_of(fresh.begin(), fresh.end(), [&clients](const JudgedEvent& e) {
+    return std::binary_search(clients.begin(), clients.end(), e.key.first);
+  });
 }
 
-// The counted rows of earlier passes of the new rows' pairs without state, from history_from_ms
-// on (index range of the client key per pair; `ignored` is read from the row).
-std::vector<JudgedEvent> read_raw_history(MysqlSession& s, const RawTable& t, std::uint64_t from,
-                                          std::uint64_t to, std::int64_t history_from_ms,
-                                          bool skip_state) {
+// The history of the new rows' pairs (from, to], in one statement: their counted rows of
+// earlier passes from history_from_ms on (one range of the client key per pair; `ignored` is read
+// from the row), and, `with_state`, the state rows of the pairs that have one instead of their
+// raw rows (their marked rows are never read); without, the statement of the limits before
+// sql/0015. Measured on 50,000 new rows with 5,000 state rows:
+// 51 ms against 46 without the state; separate statements for the state and the raw rows took
+// 68 (the new rows' pairs found twice), and a LEFT JOIN of the state that looked such pairs up as
+// NULL in the raw table 130-170.
+struct History {
+  StateMap state;
+  std::vector<JudgedEvent> raw;
+};
+
+History read_history(MysqlSession& s, const RawTable& t, std::uint64_t from, std::uint64_t to,
+                     std::int64_t history_from_ms, bool with_state) {
   const std::string time = std::string("h.") + t.time_column;
-  auto& st = s.prepared("SELECT HEX(h.client_hash), h.offer_id, " + time_ms(time.c_str()) +
-                        " FROM " + new_pairs(t, skip_state) + " JOIN " + t.name +
-                        " h ON h.client_hash = n.client_hash AND h.offer_id = n.offer_id AND " +
-                        time + " > TIMESTAMPADD(MICROSECOND, ? * 1000, " + kEpoch +
-                        ") WHERE h.id <= ? AND h.ignored IS NULL");
+  const std::string pairs = std::string("SELECT DISTINCT client_hash, offer_id FROM ") + t.name +
+                            " WHERE id > ? AND id <= ? AND client_hash IS NOT NULL AND ignored "
+                            "IS NULL";
+  const std::string raw = "SELECT HEX(h.client_hash), h.offer_id, " + time_ms(time.c_str()) +
+                          ", NULL, NULL FROM n JOIN " + t.name +
+                          " h ON h.client_hash = n.client_hash AND h.offer_id = n.offer_id AND " +
+                          time + " > TIMESTAMPADD(MICROSECOND, ? * 1000, " + kEpoch +
+                          ") WHERE h.id <= ? AND h.ignored IS NULL";
+  std::string sql = "WITH n AS (" + pairs + ") " + raw;
+  if (with_state) {
+    sql +=
+        " AND NOT EXISTS (SELECT 1 FROM rate_limit_state s WHERE s.kind = ? AND s.client_hash = "
+        "n.client_hash AND s.offer_id = n.offer_id) UNION ALL SELECT HEX(s.client_hash), "
+        "s.offer_id, NULL, s.counted, " +
+        time_ms("s.last_at") +
+        " FROM n JOIN rate_limit_state s ON s.kind = ? AND s.client_hash = n.client_hash AND "
+        "s.offer_id = n.offer_id";
+  }
+  auto& st = s.prepared(sql);
   unsigned i = 1;
   st.setUInt64(i++, from);
   st.setUInt64(i++, to);
-  if (skip_state) st.setString(i++, t.limit_kind);
   st.setInt64(i++, history_from_ms);
   st.setUInt64(i++, from);
-  const auto rs = query(st);
-  std::vector<JudgedEvent> history;
-  while (rs->next()) {
-    history.push_back(JudgedEvent{
-        0, {unhex_client(rs->getString(1).asStdString()), rs->getUInt64(2)}, rs->getInt64(3)});
+  if (with_state) {
+    st.setString(i++, t.limit_kind);
+    st.setString(i++, t.limit_kind);
   }
-  return history;
+  const auto rs = query(st);
+  History out;
+  while (rs->next()) {
+    RateJudge::Key key{unhex_client(rs->getString(1).asStdString()), rs->getUInt64(2)};
+    if (rs->isNull(3)) {
+      out.state[key] = PairState{decode_counted(rs->getString(4).asStdString()), rs->getInt64(5)};
+    } else {
+      out.raw.push_back(JudgedEvent{0, std::move(key), rs->getInt64(3)});
+    }
+  }
+  return out;
 }
 
 void mark(MysqlSession& s, const RawTable& t, const std::vector<std::uint64_t>& over) {
@@ -185,10 +210,10 @@ void judge_limits(MysqlSession& s, const RawTable& t, std::uint64_t from, std::u
   // History starts the longest window before the earliest new row.
   std::int64_t earliest = fresh.front().at_ms;
   for (const auto& r : fresh) earliest = std::min(earliest, r.at_ms);
-  const bool any_state = prune_state(s, t, judge.longest_ms());
-  const StateMap state = any_state ? read_state(s, t, from, to) : StateMap{};
-  std::vector<JudgedEvent> history =
-      read_raw_history(s, t, from, to, earliest - judge.longest_ms(), any_state);
+  const bool with_state = prune_state(s, t, judge.longest_ms()) && state_among(s, t, fresh);
+  History read = read_history(s, t, from, to, earliest - judge.longest_ms(), with_state);
+  const StateMap& state = read.state;
+  std::vector<JudgedEvent>& history = read.raw;
   for (const auto& [key, pair] : state) {
     for (const auto at : pair.counted) history.push_back(JudgedEvent{0, key, at});
   }
