@@ -107,13 +107,17 @@ def app(d):
     c = d["cpu_ticks"]
     t = c["bare"] if name.startswith("bare") else c["echo"] if name.startswith("echo") else c["worker"]
     return t / c["hz"] * 1e6 / d["requests"] if d["requests"] else 0.0
+def db(d):  # each side's own MariaDB
+    c = d["cpu_ticks"]
+    return c["db"] / c["hz"] * 1e6 / d["requests"] if d["requests"] else 0.0
 ra, rb = rps(a), rps(b)
-print("%s\t%.0f\t%.0f\t%.3f\t%.0f\t%.0f" % (name, ra, rb, ra / rb if rb else 0.0, app(a), app(b)))
+print("%s\t%.0f\t%.0f\t%.3f\t%.0f\t%.0f\t%.0f\t%.0f" % (name, ra, rb, ra / rb if rb else 0.0, app(a), app(b),
+                                                  db(a), db(b)))
 PY
 )"
   printf '%s\n' "$line" >>"$OUT/compare.tsv"
   local -a f
   IFS=$'\t' read -r -a f <<<"$line"
-  say "$(printf '  %-18s this %s req/s, %s %s req/s: ratio %s (app us/req %s vs %s)' "${f[0]}" "${f[1]}" \
-    "$COMPARE" "${f[2]}" "${f[3]}" "${f[4]}" "${f[5]}")"
+  say "$(printf '  %-18s this %s req/s, %s %s req/s: ratio %s (app us/req %s vs %s, db %s vs %s)' "${f[0]}" \
+    "${f[1]}" "$COMPARE" "${f[2]}" "${f[3]}" "${f[4]}" "${f[5]}" "${f[6]}" "${f[7]}")"
 }
