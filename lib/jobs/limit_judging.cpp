@@ -58,9 +58,11 @@ bool prune_state(MysqlSession& s, const RawTable& t, std::int64_t longest_ms) {
   shorter.setString(1, t.limit_kind);
   shorter.setInt64(2, longest_ms);
   shorter.executeUpdate();
+  // Oldest first, as retention deletes: a LIMIT without an order is unsafe to replicate by
+  // statement.
   auto& idle = s.prepared(std::string("DELETE FROM rate_limit_state WHERE last_at < "
                                       "UTC_TIMESTAMP(3) - ") +
-                          kIdle + " LIMIT 1000");
+                          kIdle + " ORDER BY last_at LIMIT 1000");
   idle.executeUpdate();
   return query(any)->next();
 }

@@ -359,6 +359,23 @@ class CountingTests(H.E2ETestCase):
                   "FROM impressions WHERE token_nonce = UNHEX('%s')" % last.hex())[0][0]
         self.assertEqual(self.pair_state(first), (at, "300000"))
 
+    def test_kept_state_idle_for_two_hours_or_kept_for_a_shorter_window_is_dropped(self):
+        # Three made-up pairs: idle three hours (beyond every window: dropped), kept for a
+        # one-second window where five minutes are asked (dropped), idle one hour (kept).
+        hashes = ["%032x" % random.getrandbits(128) for _ in range(3)]
+        self.addCleanup(H.db, "DELETE FROM rate_limit_state WHERE client_hash IN (%s)"
+                        % ", ".join("UNHEX('%s')" % h for h in hashes))
+        for h, window, idle in zip(hashes, (300000, 1000, 300000), ("3 HOUR", "1 MINUTE", "1 HOUR")):
+            H.db("INSERT INTO rate_limit_state (kind, client_hash, offer_id, counted, window_ms, "
+                 "last_at) VALUES ('impression', UNHEX('%s'), %d, '', %d, UTC_TIMESTAMP(3) - "
+                 "INTERVAL %s)" % (h, OFFER, window, idle))
+        before = self.figures()
+        self.send_impressions(new_client(), 1)  # a pass that judges impressions
+        self.assertCounted(before, impressions=1)
+        left = H.db("SELECT LOWER(HEX(client_hash)) FROM rate_limit_state WHERE client_hash IN (%s)"
+                    % ", ".join("UNHEX('%s')" % h for h in hashes))
+        self.assertEqual(left, [[hashes[2]]])
+
     def test_a_limit_turned_off_drops_the_kept_state_and_on_again_judges_from_the_raw_rows(self):
         client = new_client()
         before = self.figures()
