@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "lib/util/append_decimal.h"
 #include "lib/util/parse_int.h"
 
 namespace placard::db {
@@ -12,7 +13,7 @@ std::string encode_counted(const std::vector<std::int64_t>& times) {
   out.reserve(times.size() * 14);
   for (const auto t : times) {
     if (!out.empty()) out += ',';
-    out += std::to_string(t);
+    util::append_decimal(out, t);
   }
   return out;
 }
