@@ -46,6 +46,8 @@ class OwnedFd {
   }
   OwnedFd(const OwnedFd&) = delete;
   OwnedFd& operator=(const OwnedFd&) = delete;
+  OwnedFd(OwnedFd&& other) noexcept : fd_(other.release()) {}
+  OwnedFd& operator=(OwnedFd&&) = delete;
   int get() const { return fd_; }
   int release() { return std::exchange(fd_, -1); }
 
@@ -53,15 +55,26 @@ class OwnedFd {
   int fd_;
 };
 
-int open_unix_socket(const std::string& path, unsigned mode, const std::string& group) {
+sockaddr_un unix_address(const std::string& path) {
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
   if (path.empty() || path.size() >= sizeof addr.sun_path) {
     throw std::runtime_error("listen: unix socket path empty or too long: " + path);
   }
   std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+  return addr;
+}
+
+bool is_socket(const std::string& path) {
   struct stat st {};
-  if (::lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) ::unlink(path.c_str());
+  return ::lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode);
+}
+
+// A listening socket at `name` (a stale socket file there is replaced), given `group` and `mode`.
+OwnedFd listening_at(const std::string& name, const std::string& path, unsigned mode,
+                     const std::string& group) {
+  const sockaddr_un addr = unix_address(name);
+  if (is_socket(name)) ::unlink(name.c_str());
   OwnedFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
   if (fd.get() < 0) throw std::runtime_error("cannot create a unix socket");
   // Before any thread that creates files starts: the umask is the process's.
@@ -73,12 +86,41 @@ int open_unix_socket(const std::string& path, unsigned mode, const std::string& 
   if (bound != 0) {
     throw std::runtime_error("cannot listen on " + path + ": " + error_text(bind_errno));
   }
-  if (!group.empty() && ::chown(path.c_str(), static_cast<uid_t>(-1), group_id(group)) != 0) {
-    throw std::runtime_error("cannot give " + path + " to group " + group + ": " +
-                             error_text(errno));
+  try {
+    if (!group.empty() && ::chown(name.c_str(), static_cast<uid_t>(-1), group_id(group)) != 0) {
+      throw std::runtime_error("cannot give " + path + " to group " + group + ": " +
+                               error_text(errno));
+    }
+    if (::chmod(name.c_str(), mode) != 0) throw std::runtime_error("cannot chmod " + path);
+    if (::listen(fd.get(), kBacklog) != 0) throw std::runtime_error("cannot listen on " + path);
+  } catch (...) {
+    ::unlink(name.c_str());  // no socket file that refuses connections is left behind
+    throw;
   }
-  if (::chmod(path.c_str(), mode) != 0) throw std::runtime_error("cannot chmod " + path);
-  if (::listen(fd.get(), kBacklog) != 0) throw std::runtime_error("cannot listen on " + path);
+  return fd;
+}
+
+int open_unix_socket(const std::string& path, unsigned mode, const std::string& group) {
+  unix_address(path);  // the path's own checks first
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0 && !S_ISSOCK(st.st_mode)) {
+    throw std::runtime_error("cannot listen on " + path + ": " + error_text(EADDRINUSE));
+  }
+  // Made under a name of this process beside the path, then renamed onto it once it listens:
+  // whoever sees a socket at the path (a web server connecting while the worker starts or is
+  // restarted, a script waiting for the file) finds the old one or one that takes connections,
+  // never a file that refuses them, nor a moment with none. Where that name is too long for a
+  // socket address, the socket is made at the path itself.
+  const std::string staging = path + "." + std::to_string(::getpid());
+  if (staging.size() >= sizeof(sockaddr_un::sun_path)) {
+    return listening_at(path, path, mode, group).release();
+  }
+  OwnedFd fd = listening_at(staging, path, mode, group);
+  if (::rename(staging.c_str(), path.c_str()) != 0) {
+    const int rename_errno = errno;
+    ::unlink(staging.c_str());
+    throw std::runtime_error("cannot listen on " + path + ": " + error_text(rename_errno));
+  }
   return fd.release();
 }
 

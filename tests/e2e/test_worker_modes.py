@@ -337,6 +337,61 @@ class CgiModeTests(H.StackTestCase):
             worker.terminate()
             self.assertEqual(worker.wait(timeout=10), 0)
 
+    def test_the_socket_path_always_takes_connections(self):
+        # The socket is made under a name of its own and renamed onto the path once it listens
+        # (fcgi-app/listen_socket.cpp): a worker that fails to start leaves the path as it was,
+        # still the running worker's, and no file of its own; one that starts replaces it with a
+        # socket that answers at once.
+        path = self.stack.path("run", "atomic.sock")
+        binary = os.path.join(H.ROOT, self.stack.build, "placard.fcgi")
+
+        def echo(*extra):
+            return subprocess.Popen([binary, "--bench-echo", "--listen", "unix:" + path,
+                                     "--threads", "2"] + list(extra),
+                                    env={"PATH": "/usr/bin:/bin"}, stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+        def answers():
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+                sock.settimeout(10)
+                sock.connect(path)
+                fastcgi_send(sock, "GET", "/anything")
+                return self.parse(fastcgi_read(sock))[0]
+
+        before = set(os.listdir(os.path.dirname(path)))
+        first = echo()
+        try:
+            self.assertTrue(H.wait_until(lambda: _listening(path), timeout=10))
+            inode = os.stat(path).st_ino
+            # Fails after its bind: no such group. Before, it had unlinked the running worker's
+            # socket and left its own at the path, bound and refusing every connection.
+            failed = echo("--socket-group", "no-such-group-placard")
+            _, err = failed.communicate(timeout=20)
+            self.assertNotEqual(failed.returncode, 0)
+            self.assertIn(b"no group named", err)
+            self.assertEqual(os.stat(path).st_ino, inode, "the running worker's socket was replaced")
+            self.assertEqual(answers(), "Status: 200 OK")
+            self.assertEqual(set(os.listdir(os.path.dirname(path))), before | {"atomic.sock"})
+            # A second worker that starts takes the path over; the path answers throughout.
+            second = echo()
+            try:
+                seen = []
+                deadline = time.monotonic() + 10
+                while time.monotonic() < deadline and os.stat(path).st_ino == inode:
+                    seen.append(answers())
+                self.assertNotEqual(os.stat(path).st_ino, inode, "the second worker never took the path")
+                seen.append(answers())
+                self.assertEqual(set(seen), {"Status: 200 OK"})
+                self.assertEqual(set(os.listdir(os.path.dirname(path))), before | {"atomic.sock"})
+            finally:
+                second.terminate()
+                second.wait(timeout=10)
+        finally:
+            first.terminate()
+            first.wait(timeout=10)
+            if os.path.lexists(path):
+                os.unlink(path)
+
     def test_numeric_flags_are_read_whole(self):
         # --threads, --processes and PLACARD_THREADS are numbers and nothing else, in range:
         # "8x" is refused (std::stoi read it as 8), as are 0, 257 and an empty value.
