@@ -33,7 +33,7 @@ int run_bench_echo(const Options& opt) {
   const std::string listen = listen_address(opt, "");
   const int threads = thread_count(opt, 8);
   require_sane_listen(listen, log);
-  const int fd = listen.empty() ? 0 : open_listen_socket(listen, 0660, opt.socket_group);
+  const int fd = listen.empty() ? 0 : open_listen_socket(listen, 0660, opt.socket_group).fd;
   log.info("bench-echo worker on " + (listen.empty() ? std::string("fd 0") : listen));
   const SignalWatcher watcher(fd, nullptr, log);
   serve_fastcgi(

@@ -100,7 +100,19 @@ OwnedFd listening_at(const std::string& name, const std::string& path, unsigned 
   return fd;
 }
 
-int open_unix_socket(const std::string& path, unsigned mode, const std::string& group) {
+ListenSocket made_at(OwnedFd fd, const std::string& path) {
+  struct stat st {};
+  ListenSocket out;
+  if (::lstat(path.c_str(), &st) == 0) {
+    out.dev = st.st_dev;
+    out.ino = st.st_ino;
+  }
+  out.path = path;
+  out.fd = fd.release();
+  return out;
+}
+
+ListenSocket open_unix_socket(const std::string& path, unsigned mode, const std::string& group) {
   unix_address(path);  // the path's own checks first
   struct stat st {};
   if (::lstat(path.c_str(), &st) == 0 && !S_ISSOCK(st.st_mode)) {
@@ -113,7 +125,7 @@ int open_unix_socket(const std::string& path, unsigned mode, const std::string& 
   // socket address, the socket is made at the path itself.
   const std::string staging = path + "." + std::to_string(::getpid());
   if (staging.size() >= sizeof(sockaddr_un::sun_path)) {
-    return listening_at(path, path, mode, group).release();
+    return made_at(listening_at(path, path, mode, group), path);
   }
   OwnedFd fd = listening_at(staging, path, mode, group);
   if (::rename(staging.c_str(), path.c_str()) != 0) {
@@ -121,16 +133,27 @@ int open_unix_socket(const std::string& path, unsigned mode, const std::string& 
     ::unlink(staging.c_str());
     throw std::runtime_error("cannot listen on " + path + ": " + error_text(rename_errno));
   }
-  return fd.release();
+  return made_at(std::move(fd), path);
 }
 
 }  // namespace
 
-int open_listen_socket(const std::string& listen, unsigned mode, const std::string& group) {
+ListenSocket open_listen_socket(const std::string& listen, unsigned mode,
+                                const std::string& group) {
   if (listen.rfind("unix:", 0) == 0) return open_unix_socket(listen.substr(5), mode, group);
-  const int fd = FCGX_OpenSocket(listen.c_str(), kBacklog);
-  if (fd < 0) throw std::runtime_error("cannot listen on " + listen);
-  return fd;
+  ListenSocket out;
+  out.fd = FCGX_OpenSocket(listen.c_str(), kBacklog);
+  if (out.fd < 0) throw std::runtime_error("cannot listen on " + listen);
+  return out;
+}
+
+void remove_socket_file(const ListenSocket& socket) {
+  if (socket.path.empty()) return;
+  struct stat st {};
+  if (::lstat(socket.path.c_str(), &st) == 0 && st.st_dev == socket.dev &&
+      st.st_ino == socket.ino) {
+    ::unlink(socket.path.c_str());
+  }
 }
 
 }  // namespace placard::fcgi

@@ -77,7 +77,9 @@ int run(const fcgi::Options& opt) {
 
   // Supervisor: the socket is opened here, once, and outlives every worker process.
   if (target.listen.empty()) throw std::runtime_error("--processes needs a listen address");
-  target.listen_fd = fcgi::open_listen_socket(target.listen, cfg.socket_mode, target.socket_group);
+  const auto listening =
+      fcgi::open_listen_socket(target.listen, cfg.socket_mode, target.socket_group);
+  target.listen_fd = listening.fd;
   log.info("placard.fcgi supervising " + std::to_string(opt.processes) + " worker processes on " +
            target.listen);
   process::SupervisorOptions supervisor;
@@ -85,7 +87,7 @@ int run(const fcgi::Options& opt) {
   const int status = process::supervise(
       supervisor, [&] { return fcgi::serve_api(cfg, log, keys, target); },
       [&](const std::string& msg) { log.info(msg); });
-  if (target.listen.rfind("unix:", 0) == 0) ::unlink(target.listen.substr(5).c_str());
+  fcgi::remove_socket_file(listening);
   log.info("placard.fcgi supervisor stopped");
   return status;
 }

@@ -139,9 +139,11 @@ int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::
     return serve_cgi(handler, log);
   }
 
-  const int fd = target.listen_fd >= 0 ? target.listen_fd
-                 : spawned             ? 0
-                           : open_listen_socket(listen, cfg.socket_mode, target.socket_group);
+  ListenSocket own;  // the socket this process opened itself (not a supervisor's, not fd 0)
+  if (target.listen_fd < 0 && !spawned) {
+    own = open_listen_socket(listen, cfg.socket_mode, target.socket_group);
+  }
+  const int fd = target.listen_fd >= 0 ? target.listen_fd : spawned ? 0 : own.fd;
   log.info("placard.fcgi serving on " + (spawned ? std::string("fd 0") : listen) + " with " +
            std::to_string(target.threads) + " threads");
   BackgroundJobs jobs(cfg, params, holder, sync_job, report);
@@ -173,9 +175,7 @@ int serve_api(const config::ServerConfig& cfg, util::Logger& log, const tokens::
   jobs.stop();
   refresher.stop();
   refresh_thread.join();
-  if (target.listen_fd < 0 && !spawned && listen.rfind("unix:", 0) == 0) {
-    ::unlink(listen.substr(5).c_str());
-  }
+  remove_socket_file(own);
   log.info("placard.fcgi stopped");
   return 0;
 }

@@ -352,11 +352,7 @@ class CgiModeTests(H.StackTestCase):
                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
         def answers():
-            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-                sock.settimeout(10)
-                sock.connect(path)
-                fastcgi_send(sock, "GET", "/anything")
-                return self.parse(fastcgi_read(sock))[0]
+            return self.parse(_fastcgi_answer(path, "/anything"))[0]
 
         before = set(os.listdir(os.path.dirname(path)))
         first = echo()
@@ -389,6 +385,48 @@ class CgiModeTests(H.StackTestCase):
         finally:
             first.terminate()
             first.wait(timeout=10)
+            if os.path.lexists(path):
+                os.unlink(path)
+
+    def test_a_replaced_worker_leaves_the_new_socket_when_it_stops(self):
+        # A worker removes its socket file when it stops, but only its own: one started later on
+        # the same path took the path over, and stopping the first must not cut the second off.
+        # The first is a supervisor (--processes 1: the file is the supervisor's), the second a
+        # single process (its own file).
+        path = self.stack.path("run", "handover.sock")
+        binary = os.path.join(H.ROOT, self.stack.build, "placard.fcgi")
+
+        def worker(*extra):
+            return subprocess.Popen([binary, "--config", self.config, "--listen", "unix:" + path,
+                                     "--threads", "2"] + list(extra),
+                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL)
+
+        def config_status():
+            return self.parse(_fastcgi_answer(path, "/api/v1/config"))[0]
+
+        first = worker("--processes", "1")
+        second = None
+        try:
+            self.assertTrue(H.wait_until(lambda: _listening(path), timeout=20))
+            inode = os.stat(path).st_ino
+            second = worker()
+            self.assertTrue(H.wait_until(lambda: os.stat(path).st_ino != inode and _listening(path),
+                                         timeout=20), "the second worker never took the path")
+            taken = os.stat(path).st_ino
+            first.terminate()
+            self.assertEqual(first.wait(timeout=20), 0)
+            self.assertTrue(os.path.exists(path), "the first worker removed the second's socket")
+            self.assertEqual(os.stat(path).st_ino, taken)
+            self.assertEqual(config_status(), "Status: 200 OK")
+            second.terminate()
+            self.assertEqual(second.wait(timeout=20), 0)
+            self.assertFalse(os.path.lexists(path), "the second worker left its own socket file")
+        finally:
+            for w in (first, second):
+                if w is not None and w.poll() is None:
+                    w.kill()
+                    w.wait()
             if os.path.lexists(path):
                 os.unlink(path)
 
@@ -452,6 +490,15 @@ class PortableEventInsertTests(H.StackTestCase):
         self.assertEqual(len(statuses), 32)
         self.assertEqual(statuses.count("recorded"), 1)
         self.assertEqual(H.rows_for_nonce("impressions", nonce), 1)
+
+
+def _fastcgi_answer(path, uri):
+    """One GET through a new connection to the unix socket at path: the raw answer."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(10)
+        sock.connect(path)
+        fastcgi_send(sock, "GET", uri)
+        return fastcgi_read(sock)
 
 
 def _listening(path):
