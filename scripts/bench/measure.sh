@@ -68,14 +68,39 @@ step() {
   LAST_JSON="$json"
 }
 
-# measure NAME LABEL PATH MODE LINES COUNT [wrk -H ...]: the step on every side. Leaves
-# LAST_JSON as side 0's summary.
+# quiet_stacks: up to 30 s until every side's MariaDB and worker together use less than 4 % of a
+# core each over a second. An event step leaves work behind it (the rollup pass of its last
+# second's events, their marks, InnoDB's purge and flushing); measured without this wait, the
+# next step paid for it, and with BENCH_COMPARE the side measured second in a step paid for the
+# first side's: a step's order is fixed by its place in the run, and the click steps, measured
+# second for this tree, read 0.88-0.96x with equal CPU per click on both sides (docs/performance.md,
+# "One more event run").
+quiet_stacks() {
+  local pids=() i waited before after
+  for ((i = 0; i < $(n_sides); i++)); do
+    pids+=("$(read_pid "${SIDE_VAR[$i]}/run/mariadb.pid")" "$(read_pid "${SIDE_VAR[$i]}/run/placard.pid")")
+  done
+  for waited in $(seq 1 30); do
+    before="$(proc_ticks "${pids[@]}")"
+    sleep 1
+    after="$(proc_ticks "${pids[@]}")"
+    if (((after - before) * 100 < 4 * CLK_TCK * $(n_sides))); then
+      ((waited == 1)) || say "  stacks quiet after $waited s"
+      return 0
+    fi
+  done
+  say "  stacks still busy after 30 s; measuring anyway"
+}
+
+# measure NAME LABEL PATH MODE LINES COUNT [wrk -H ...]: the step on every side, each once the
+# stacks are quiet (quiet_stacks). Leaves LAST_JSON as side 0's summary.
 MEASURED=0
 measure() {
   local n i order json0="" json1=""
   n="$(n_sides)"
   if ((n == 1)); then
     use_side 0
+    [[ "$1" == warmup-* ]] || quiet_stacks
     step "$@"
     return 0
   fi
@@ -86,6 +111,7 @@ measure() {
     use_side "$i"
     SIDE_SUFFIX=""
     ((i == 0)) || SIDE_SUFFIX=-compare
+    [[ "$1" == warmup-* ]] || quiet_stacks
     step "$@"
     if ((i == 0)); then json0="$LAST_JSON"; else json1="$LAST_JSON"; fi
   done
