@@ -179,7 +179,7 @@ def check(topo, h1, checks, figures, seconds, impressions, send, ctl_on):
                "raw rows, %d in stats_daily, progress past every row: %s (waited %s of %.0f s; a "
                "rollup lease left on g1 for %.1f s)"
                % (size is not None, len(on_g1[0]), len(imps), len(on_g1[1]), len(clicks), raw, rolled,
-                  done, CL.fmt(waited), budget, lease_wait))
+                  done, "%.1f s" % waited if waited is not None else "not caught up", budget, lease_wait))
 
 
 def h1_connections(topo, node):
