@@ -55,26 +55,37 @@ class OwnedFd {
   int fd_;
 };
 
-sockaddr_un unix_address(const std::string& path) {
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  if (path.empty() || path.size() >= sizeof addr.sun_path) {
+bool fits_socket_address(const std::string& path) {
+  return !path.empty() && path.size() < sizeof(sockaddr_un::sun_path);
+}
+
+void require_socket_address(const std::string& path) {
+  if (!fits_socket_address(path)) {
     throw std::runtime_error("listen: unix socket path empty or too long: " + path);
   }
+}
+
+sockaddr_un unix_address(const std::string& path) {
+  require_socket_address(path);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
   std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
   return addr;
 }
 
-bool is_socket(const std::string& path) {
+enum class FileKind { none, socket, other };
+
+FileKind file_kind(const std::string& path) {
   struct stat st {};
-  return ::lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode);
+  if (::lstat(path.c_str(), &st) != 0) return FileKind::none;
+  return S_ISSOCK(st.st_mode) ? FileKind::socket : FileKind::other;
 }
 
 // A listening socket at `name` (a stale socket file there is replaced), given `group` and `mode`.
 OwnedFd listening_at(const std::string& name, const std::string& path, unsigned mode,
                      const std::string& group) {
   const sockaddr_un addr = unix_address(name);
-  if (is_socket(name)) ::unlink(name.c_str());
+  if (file_kind(name) == FileKind::socket) ::unlink(name.c_str());
   OwnedFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
   if (fd.get() < 0) throw std::runtime_error("cannot create a unix socket");
   // Before any thread that creates files starts: the umask is the process's.
@@ -113,9 +124,8 @@ ListenSocket made_at(OwnedFd fd, const std::string& path) {
 }
 
 ListenSocket open_unix_socket(const std::string& path, unsigned mode, const std::string& group) {
-  unix_address(path);  // the path's own checks first
-  struct stat st {};
-  if (::lstat(path.c_str(), &st) == 0 && !S_ISSOCK(st.st_mode)) {
+  require_socket_address(path);
+  if (file_kind(path) == FileKind::other) {
     throw std::runtime_error("cannot listen on " + path + ": " + error_text(EADDRINUSE));
   }
   // Made under a name of this process beside the path, then renamed onto it once it listens:
@@ -124,7 +134,7 @@ ListenSocket open_unix_socket(const std::string& path, unsigned mode, const std:
   // never a file that refuses them, nor a moment with none. Where that name is too long for a
   // socket address, the socket is made at the path itself.
   const std::string staging = path + "." + std::to_string(::getpid());
-  if (staging.size() >= sizeof(sockaddr_un::sun_path)) {
+  if (!fits_socket_address(staging)) {
     return made_at(listening_at(path, path, mode, group), path);
   }
   OwnedFd fd = listening_at(staging, path, mode, group);

@@ -23,6 +23,23 @@ alive() { # PID COMM
     ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
 }
 
+# wait_quiet LIMIT SAMPLER [ARG...]: up to 30 s, until the counter SAMPLER prints grows by less
+# than LIMIT over one second (a counter that cannot be read counts as quiet). QUIET_AFTER is the
+# seconds it waited; returns 1 when still busy after 30 s.
+QUIET_AFTER=0
+wait_quiet() {
+  local limit="$1" before after
+  shift
+  # shellcheck disable=SC2034 # QUIET_AFTER is read by the callers
+  for QUIET_AFTER in $(seq 1 30); do
+    before="$("$@")"
+    sleep 1
+    after="$("$@")"
+    if [[ -z "$before" || -z "$after" ]] || ((after - before < limit)); then return 0; fi
+  done
+  return 1
+}
+
 # stop_pidfile PIDFILE COMM [SOCKET]: stops the process we started (by its PID file), then
 # removes the PID file and its socket.
 stop_pidfile() {

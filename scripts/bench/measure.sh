@@ -76,20 +76,15 @@ step() {
 # second for this tree, read 0.88-0.96x with equal CPU per click on both sides (docs/performance.md,
 # "One more event run").
 quiet_stacks() {
-  local pids=() i waited before after
+  local pids=() i
   for ((i = 0; i < $(n_sides); i++)); do
     pids+=("$(read_pid "${SIDE_VAR[$i]}/run/mariadb.pid")" "$(read_pid "${SIDE_VAR[$i]}/run/placard.pid")")
   done
-  for waited in $(seq 1 30); do
-    before="$(proc_ticks "${pids[@]}")"
-    sleep 1
-    after="$(proc_ticks "${pids[@]}")"
-    if (((after - before) * 100 < 4 * CLK_TCK * $(n_sides))); then
-      ((waited == 1)) || say "  stacks quiet after $waited s"
-      return 0
-    fi
-  done
-  say "  stacks still busy after 30 s; measuring anyway"
+  if wait_quiet $((4 * CLK_TCK * $(n_sides) / 100)) proc_ticks "${pids[@]}"; then
+    ((QUIET_AFTER == 1)) || say "  stacks quiet after $QUIET_AFTER s"
+  else
+    say "  stacks still busy after 30 s; measuring anyway"
+  fi
 }
 
 # measure NAME LABEL PATH MODE LINES COUNT [wrk -H ...]: the step on every side, each once the

@@ -39,18 +39,13 @@ mint_side_tokens() {
 # a two-stack run, 0.64-0.79x on a quiet disk).
 disk_sectors_written() { awk -v d="$1" '$3 == d {print $10}' /proc/diskstats; }
 wait_disk_quiet() {
-  local dev before after waited
+  local dev
   dev="$(basename "$(df --output=source "$VAR" | tail -n 1)")"
-  for waited in $(seq 0 29); do
-    before="$(disk_sectors_written "$dev")"
-    sleep 1
-    after="$(disk_sectors_written "$dev")"
-    if [[ -z "$before" || -z "$after" ]] || (((after - before) * 512 < 1048576)); then
-      say "disk $dev quiet after $((waited + 1)) s"
-      return 0
-    fi
-  done
-  say "disk $dev still writing after 30 s; measuring anyway"
+  if wait_quiet $((1048576 / 512)) disk_sectors_written "$dev"; then
+    say "disk $dev quiet after $QUIET_AFTER s"
+  else
+    say "disk $dev still writing after 30 s; measuring anyway"
+  fi
 }
 
 # The durable baseline (bench/bare/ with --journal): the impression step's own POSTs, each body
