@@ -91,6 +91,7 @@ lane_3() {
   suite client-unit 300 node clients/placard-client/test-support/summary.mjs
   suite bench-report 60 python3 tests/bench/test_report_p99.py
   suite bench-bare 60 python3 tests/bench/test_bare_program.py
+  suite bench-wrk 120 python3 tests/bench/test_wrk_step.py
   suite test-lanes 120 python3 tests/tooling/test_test_lanes.py
 }
 

@@ -36,12 +36,17 @@ cpu_sample() { # prints: worker echo web db self-children busy bare (either bare
     "$(proc_ticks $(web_pids))" "$(proc_ticks "$(read_pid "$VAR/run/mariadb.pid")")" "$(proc_ticks +$$)" \
     "$(busy_ticks)" "$(proc_ticks "$(read_pid "$BARE_PID")" "$(read_pid "$DURABLE_PID")")"
 }
-cpu_json() { # BEFORE AFTER: the cpu_ticks object of a step's summary
+# cpu_json BEFORE AFTER INIT_US: the cpu_ticks object of a step's summary. INIT_US is wrk's CPU
+# before its threads started (reading the step's lines: bench/wrk/step.lua, "One start"), taken
+# off wrk's and the machine's figures: it is not spent while the step is measured.
+cpu_json() {
   local -a b a
+  local init=$((${3:-0} * CLK_TCK / 1000000))
   read -r -a b <<<"$1"
   read -r -a a <<<"$2"
   printf '"cpu_ticks":{"hz":%s,"worker":%s,"echo":%s,"web":%s,"db":%s,"wrk":%s,"busy":%s,"bare":%s}' "$CLK_TCK" \
-    $((a[0] - b[0])) $((a[1] - b[1])) $((a[2] - b[2])) $((a[3] - b[3])) $((a[4] - b[4])) $((a[5] - b[5])) $((a[6] - b[6]))
+    $((a[0] - b[0])) $((a[1] - b[1])) $((a[2] - b[2])) $((a[3] - b[3])) $((a[4] - b[4] - init)) \
+    $((a[5] - b[5] - init)) $((a[6] - b[6]))
 }
 
 # step NAME LABEL PATH MODE LINES COUNT [wrk -H ...]: one wrk run on the current side; its
@@ -63,7 +68,7 @@ step() {
   after="$(cpu_sample)"
   json="$(sed -n 's/^BENCHJSON //p' "$raw" | tail -n 1)"
   [[ -n "$json" ]] || { cat "$raw" >&2; die "no summary from wrk in step $name"; }
-  json="${json%\}},$(cpu_json "$before" "$after"),\"load\":\"$(cut -d' ' -f1 /proc/loadavg)\"}"
+  json="${json%\}},$(cpu_json "$before" "$after" "$(json_field "$json" 'd.get("init_cpu_us", 0)')"),\"load\":\"$(cut -d' ' -f1 /proc/loadavg)\"}"
   [[ "$name" == warmup-* ]] || printf '%s\t%s\t%s\n' "$name" "$label" "$json" >>"$RESULTS"
   LAST_JSON="$json"
 }
