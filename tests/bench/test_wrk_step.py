@@ -86,12 +86,16 @@ class StepScriptTests(unittest.TestCase):
         self.addCleanup(self.server.server_close)
         self.addCleanup(self.server.shutdown)
 
-    def run_wrk(self, mark):
+    def wrk(self, mark):
+        """wrk through the script (impression mode, two threads) against the server: the process."""
         env = dict(os.environ, BENCH_MODE="impression", BENCH_LINES=self.lines, BENCH_THREADS="2",
                    BENCH_COUNT="words", BENCH_START_MARK=mark)
         url = "http://127.0.0.1:%d/api/v1/events/impression" % self.server.server_address[1]
-        p = subprocess.run(["wrk", "-t2", "-c4", "-d1s", "--timeout", "5s", "-s", LUA, url],
-                           capture_output=True, timeout=120, env=env)
+        return subprocess.run(["wrk", "-t2", "-c4", "-d1s", "--timeout", "5s", "-s", LUA, url],
+                              capture_output=True, timeout=120, env=env)
+
+    def run_wrk(self, mark):
+        p = self.wrk(mark)
         out = p.stdout.decode("utf-8", "replace")
         m = re.search(r"^BENCHJSON (.*)$", out, re.M)
         self.assertEqual(p.returncode, 0, out + p.stderr.decode("utf-8", "replace"))
@@ -113,11 +117,7 @@ class StepScriptTests(unittest.TestCase):
     def test_a_start_mark_left_behind_is_refused_not_taken_as_the_start(self):
         mark = os.path.join(self.dir.name, "stale")
         open(mark, "w").close()
-        env = dict(os.environ, BENCH_MODE="impression", BENCH_LINES=self.lines, BENCH_THREADS="2",
-                   BENCH_START_MARK=mark)
-        url = "http://127.0.0.1:%d/" % self.server.server_address[1]
-        p = subprocess.run(["wrk", "-t2", "-c2", "-d1s", "-s", LUA, url], capture_output=True,
-                           timeout=120, env=env)
+        p = self.wrk(mark)
         self.assertNotEqual(p.returncode, 0)
         self.assertIn(b"start mark", p.stdout + p.stderr)
         self.assertEqual(self.server.requests, 0)
