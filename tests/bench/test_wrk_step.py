@@ -4,6 +4,7 @@ together. wrk prepares its threads one after the other (each init() reads the st
 starts its clock after the last; before step.lua waited for the last thread, thread 0 sent while
 the others still read their lines, and what it answered then counted over a duration that did not
 include it: with the event steps' token files, a few per cent more req/s than the plain steps.
+And scripts/bench/measure.sh's `step` takes wrk's CPU before the start off the step's figures.
 
 Spoken to by a small HTTP server of this test's own on 127.0.0.1, which notes when each of wrk's
 two threads sent its first request (line i of BENCH_LINES goes to thread i mod 2). Run:
@@ -113,6 +114,41 @@ class StepScriptTests(unittest.TestCase):
         self.assertGreater(init_s, 0.1, "the lines are too few for a head start to show")
         self.assertGreater(summary["recorded"], 0)
         self.assertFalse(os.path.exists(mark), "the start mark is removed at the end")
+
+    def test_a_step_leaves_wrks_reading_out_of_its_cpu_figures(self):
+        """`step` (scripts/bench/measure.sh) as make bench runs it: wrk's CPU before the start
+        (init_cpu_us) is taken off the step's wrk and busy ticks, since it is not spent while the
+        step is measured. Its whole CPU is the test's own children's: wrk's ticks must be at most
+        that less most of init_cpu_us (without the subtraction they are about all of it)."""
+        results = os.path.join(self.dir.name, "results.tsv")
+        script = (
+            'set -euo pipefail; source scripts/bench/common.sh; source scripts/bench/measure.sh; '
+            'step impression-fresh "one client" /api/v1/events/impression impression "$1" words')
+        env = dict(os.environ, TMPDIR=self.dir.name, RAW=self.dir.name, RESULTS=results,
+                   STEP_SECONDS="1", WRK_THREADS="2", CONNECTIONS="4", LUA=LUA, SERVER="lighttpd",
+                   BASE_URL="http://127.0.0.1:%d" % self.server.server_address[1],
+                   VAR=self.dir.name, DATA=self.dir.name, WORKER_PID="", ECHO_PID="", BARE_PID="",
+                   DURABLE_PID="", SIDE="0", COMPARE="")
+        before = os.times()
+        p = subprocess.run(["bash", "-c", script, "step", self.lines], cwd=ROOT, env=env,
+                           capture_output=True, timeout=120)
+        after = os.times()
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        children_s = (after.children_user - before.children_user
+                      + after.children_system - before.children_system)
+        with open(results) as f:
+            name, _, summary = f.read().rstrip("\n").split("\t")
+        self.assertEqual(name, "impression-fresh")
+        summary = json.loads(summary)
+        ticks = summary["cpu_ticks"]
+        init_s = summary["init_cpu_us"] / 1e6
+        wrk_s = ticks["wrk"] / ticks["hz"]
+        self.assertGreater(init_s, 0.2, "the lines are too few for the subtraction to show")
+        self.assertGreaterEqual(ticks["wrk"], 0)
+        self.assertLessEqual(wrk_s, children_s - 0.75 * init_s,
+                             "wrk %.2f s of the step's %.2f s CPU, %.2f s of it before the start"
+                             % (wrk_s, children_s, init_s))
+        self.assertGreater(wrk_s, 0.0, "wrk's CPU while it sent is still counted")
 
     def test_a_start_mark_left_behind_is_refused_not_taken_as_the_start(self):
         mark = os.path.join(self.dir.name, "stale")
