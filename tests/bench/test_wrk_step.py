@@ -117,9 +117,10 @@ class StepScriptTests(unittest.TestCase):
 
     def test_a_step_leaves_wrks_reading_out_of_its_cpu_figures(self):
         """`step` (scripts/bench/measure.sh) as make bench runs it: wrk's CPU before the start
-        (init_cpu_us) is taken off the step's wrk and busy ticks, since it is not spent while the
-        step is measured. Its whole CPU is the test's own children's: wrk's ticks must be at most
-        that less most of init_cpu_us (without the subtraction they are about all of it)."""
+        (init_cpu_us) is taken off the step's wrk ticks, since it is not spent while the step is
+        measured (and off the machine's busy ticks, not checked here: other work moves those).
+        The step's whole CPU is the test's own children's: wrk's ticks must be at most that less
+        most of init_cpu_us (without the subtraction they are about all of it)."""
         results = os.path.join(self.dir.name, "results.tsv")
         script = (
             'set -euo pipefail; source scripts/bench/common.sh; source scripts/bench/measure.sh; '
