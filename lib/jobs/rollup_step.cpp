@@ -10,6 +10,7 @@
 #include "lib/jobs/limit_judging.h"
 #include "lib/jobs/raw_events.h"
 #include "lib/jobs/rollup_counts.h"
+#include "lib/jobs/settled_span.h"
 #include "lib/stats/stats_months.h"
 #include "lib/stats/stats_range.h"
 #include "lib/store/background_runs.h"
@@ -29,28 +30,18 @@ void add_rows(MysqlSession& s, const std::vector<NewRow>& rows) {
 
 std::uint64_t roll_up_table(MysqlSession& s, const RawTable& t, const RollupOptions& o,
                             const std::vector<RateWindow>* windows) {
+  const auto span = settled_span(s, t, o.settle, o.max_rows, o.wait);
+  if (!span) return 0;  // nothing settled
+  const std::uint64_t last = span->last;
+  const std::uint64_t upto = span->upto;
   Transaction tx(s);
-  std::uint64_t last = 0;
   {
     auto& st = s.prepared("SELECT last_id FROM rollup_progress WHERE name = ? FOR UPDATE");
     st.setString(1, t.name);
     const auto rs = query(st);
-    if (rs->next()) last = rs->getUInt64(1);
+    // Moved since by another runner (one whose lease this pass outlived): the next pass counts.
+    if (!rs->next() || rs->getUInt64(1) != last) return 0;
   }
-  std::uint64_t upto = last;
-  {
-    // At most max_rows *rows*, not ids: ids have gaps (every duplicate INSERT IGNORE uses one),
-    // and a window of ids could hold no row at all and stop the counting for good.
-    auto& st = s.prepared(std::string("SELECT MAX(id) FROM (SELECT id FROM ") + t.name +
-                          " WHERE id > ? AND " + t.time_column +
-                          " < UTC_TIMESTAMP(3) - INTERVAL ? MICROSECOND ORDER BY id LIMIT ?) w");
-    st.setUInt64(1, last);
-    st.setInt64(2, static_cast<std::int64_t>(o.settle.count()) * 1000);
-    st.setUInt64(3, o.max_rows);
-    const auto rs = query(st);
-    if (rs->next() && !rs->isNull(1)) upto = rs->getUInt64(1);
-  }
-  if (upto == last) return 0;  // nothing settled: the transaction only read
   std::vector<NewRow> rows = read_new_rows(s, t, last, upto);
   if (windows != nullptr) {
     RateJudge judge(*windows);

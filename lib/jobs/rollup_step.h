@@ -14,10 +14,14 @@
 namespace placard::db {
 
 struct RollupOptions {
-  // Rows younger than this are left for the next pass: an insert that took its id but has not
-  // committed yet must not be skipped by a watermark that moved past it.
+  // Rows younger than this are left for the next pass: nearly every insert commits within it, so
+  // the locking read that makes sure none in the span is still uncommitted (settled_span.h)
+  // seldom waits.
   std::chrono::milliseconds settle{1000};
   std::uint64_t max_rows = 50000;  // rows counted per table per pass, at most
+  // How long a pass waits for an insert among the settled rows whose transaction has not committed
+  // (settled_span.h): then the pass fails, to be tried again, and counts it once it commits.
+  std::chrono::seconds wait{5};
 };
 
 struct RollupPass {

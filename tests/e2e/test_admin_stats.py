@@ -303,6 +303,55 @@ def month_back(d, n):
     return datetime.date(y, m, 1)
 
 
+class LateCommitTests(H.E2ETestCase):
+    """An event whose transaction commits seconds after its insert (a disk stalling on fsync, a
+    lock wait), while later events commit at once: the rollup step waits for it and counts it,
+    once (lib/jobs/settled_span.h). A pass that read only committed rows moved past its id and
+    never counted it."""
+
+    HOLD_S = 9  # longer than the step's wait for it (RollupOptions::wait, 5 s) plus a pass
+
+    def test_an_insert_committed_seconds_late_is_counted(self):
+        wait_rolled_up(self)
+        offer = 990000 + secrets.randbelow(9999)
+        tag = secrets.token_hex(8)
+        insert = ("INSERT INTO impressions (token_nonce, offer_id, placement, country, issued_at) "
+                  "VALUES (UNHEX(MD5('%s-%%d')), %d, 'wide', 'DE', UTC_TIMESTAMP())" % (tag, offer))
+        log_path = H.current().path("log", "placard.log")
+        log_start = os.path.getsize(log_path)
+        holder = subprocess.Popen(
+            ["mariadb", "--defaults-file=%s" % H.current().path("my.cnf"), "-u", "root", "placard",
+             "--batch", "--skip-column-names", "-e",
+             "BEGIN; %s; SELECT SLEEP(%d); COMMIT;" % (insert % 1, self.HOLD_S)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.addCleanup(holder.wait)
+        self.addCleanup(holder.kill)
+        sleeping = ("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE "
+                    "'SELECT SLEEP(%d)%%'" % self.HOLD_S)
+        self.assertTrue(H.wait_until(lambda: H.db(sleeping)[0][0] == "1", timeout=5),
+                        "the held insert did not start")
+        H.db(insert % 2)  # a later event, committed at once (a higher id)
+        later = int(H.db("SELECT id FROM impressions WHERE token_nonce = UNHEX(MD5('%s-2'))" % tag)[0][0])
+        progress = "SELECT last_id FROM rollup_progress WHERE name = 'impressions'"
+        while holder.poll() is None:
+            self.assertLess(int(H.db(progress)[0][0]), later,
+                            "the rollup moved past an insert that had not committed")
+            time.sleep(0.2)
+        self.assertEqual(holder.returncode, 0, holder.stderr.read())
+        wait_rolled_up(self)
+        counted = H.db("SELECT COALESCE(SUM(impressions), 0) FROM stats_daily WHERE dim = 'offer' "
+                       "AND item = '%d'" % offer)
+        self.assertEqual(counted, [["2"]], "both events counted, once each")
+        def log_since():
+            with open(log_path, "rb") as f:
+                f.seek(log_start)
+                return f.read().decode("utf-8", "replace")
+        waited = log_since().find("has not committed for 5 s; counting waits for it")
+        self.assertGreaterEqual(waited, 0, "the wait was not reported:\n" + log_since()[-3000:])
+        self.assertTrue(H.wait_until(lambda: "rollups: counting again" in log_since()[waited:],
+                                     timeout=5), "no report that counting goes on")
+
+
 class MonthlyRollupTests(H.E2ETestCase):
     """Reports over whole months read stats_monthly, which the rollup job builds once a month is
     sealed and rebuilds when its daily totals change (sql/0009_stats_monthly.sql)."""
