@@ -309,7 +309,7 @@ class LateCommitTests(H.E2ETestCase):
     once (lib/jobs/settled_span.h). A pass that read only committed rows moved past its id and
     never counted it."""
 
-    HOLD_S = 9  # longer than the step's wait for it (RollupOptions::wait, 5 s) plus a pass
+    HOLD_S = 10  # longer than the step's wait for it (RollupOptions::wait, 5 s) plus a pass
 
     def test_an_insert_committed_seconds_late_is_counted(self):
         wait_rolled_up(self)
