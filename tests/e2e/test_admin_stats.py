@@ -330,14 +330,17 @@ class LateCommitTests(H.E2ETestCase):
                     "'SELECT SLEEP(%d)%%'" % self.HOLD_S)
         self.assertTrue(H.wait_until(lambda: H.db(sleeping)[0][0] == "1", timeout=5),
                         "the held insert did not start")
+        # It commits HOLD_S after its sleep began, which was before now: watched until 1.5 s
+        # before that (after its commit the step rightly moves past both at once).
+        watch_until = time.monotonic() + self.HOLD_S - 1.5
         H.db(insert % 2)  # a later event, committed at once (a higher id)
         later = int(H.db("SELECT id FROM impressions WHERE token_nonce = UNHEX(MD5('%s-2'))" % tag)[0][0])
         progress = "SELECT last_id FROM rollup_progress WHERE name = 'impressions'"
-        while holder.poll() is None:
+        while time.monotonic() < watch_until:
             self.assertLess(int(H.db(progress)[0][0]), later,
                             "the rollup moved past an insert that had not committed")
             time.sleep(0.2)
-        self.assertEqual(holder.returncode, 0, holder.stderr.read())
+        self.assertEqual(holder.wait(timeout=30), 0, holder.stderr.read())
         wait_rolled_up(self)
         counted = H.db("SELECT COALESCE(SUM(impressions), 0) FROM stats_daily WHERE dim = 'offer' "
                        "AND item = '%d'" % offer)
