@@ -19,8 +19,14 @@ ReadFrom ReplicaChoice::choose(std::uint64_t wanted, std::optional<std::uint64_t
     return ReadFrom::replica;
   }
   // Behind: the clock starts at the first sight of the replica behind (not per version: a
-  // replica that keeps falling behind newer versions is still behind since then).
-  if (!behind_since_) behind_since_ = now;
+  // replica that keeps falling behind newer versions is still behind since then), and again once
+  // it has caught up with the version it was behind on then. A replica stopped and started again
+  // was otherwise still "behind since" its stop at the next change, and that change, a few ms
+  // from being replicated, loaded from the primary at once.
+  if (!behind_since_ || *replica_version >= behind_of_) {
+    behind_since_ = now;
+    behind_of_ = wanted;
+  }
   return now - *behind_since_ >= max_lag_ ? ReadFrom::primary : ReadFrom::wait;
 }
 

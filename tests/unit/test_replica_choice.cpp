@@ -35,6 +35,19 @@ TEST(ReplicaChoice, BehindIsWaitedForWithinTheBoundThenThePrimary) {
   EXPECT_EQ(c.choose(10, 10, at(4200)), ReadFrom::replica);
 }
 
+TEST(ReplicaChoice, AReplicaThatCaughtUpIsBehindAnewAtTheNextChange) {
+  ReplicaChoice c(milliseconds(1000), milliseconds(2000));
+  EXPECT_EQ(c.choose(7, 6, at(0)), ReadFrom::wait);  // stopped: behind on 7
+  EXPECT_EQ(c.choose(7, 6, at(1000)), ReadFrom::primary);
+  // Started again, it reached 7 meanwhile (no load asked it); the next change is a few ms from
+  // being replicated: waited for, not the primary because of the old stop.
+  EXPECT_EQ(c.choose(8, 7, at(9000)), ReadFrom::wait);
+  EXPECT_EQ(c.choose(8, 8, at(9005)), ReadFrom::replica);
+  // Behind on 9 and still short of it at 10: the clock of 9 runs on.
+  EXPECT_EQ(c.choose(9, 8, at(10000)), ReadFrom::wait);
+  EXPECT_EQ(c.choose(10, 8, at(11000)), ReadFrom::primary);
+}
+
 TEST(ReplicaChoice, ZeroBoundNeverWaits) {
   ReplicaChoice c(milliseconds(0), milliseconds(2000));
   EXPECT_EQ(c.choose(7, 6, at(0)), ReadFrom::primary);
