@@ -151,6 +151,11 @@ sql::PreparedStatement& MysqlSession::prepared(const std::string& sql) {
   return *it->second;
 }
 
+void MysqlSession::execute(const std::string& sql) {
+  const std::unique_ptr<sql::Statement> st(connection().createStatement());
+  st->execute(sql);
+}
+
 void MysqlSession::reset() {
   statements_.clear();
   if (connection_) {

@@ -64,6 +64,9 @@ class MysqlSession {
 
   sql::Connection& connection();
   sql::PreparedStatement& prepared(const std::string& sql);
+  // One statement over the text protocol, nothing kept: what is run once, or cannot be
+  // prepared (transaction control, SET TRANSACTION, DDL, account statements).
+  void execute(const std::string& sql);
   void reset();
 
   // Runs work(*this). Connection loss: reset, and for idempotent work one retry on a new

@@ -17,11 +17,6 @@ bool only(const std::string& s, const std::string& extra) {
   return true;
 }
 
-void execute(MysqlSession& session, const std::string& statement) {
-  const std::unique_ptr<sql::Statement> st(session.connection().createStatement());
-  st->execute(statement);
-}
-
 }  // namespace
 
 std::string sql_quote(const std::string& text) {
@@ -39,8 +34,8 @@ std::string sql_quote(const std::string& text) {
 
 void create_database(MysqlSession& admin, const std::string& name) {
   if (!only(name, "")) throw std::invalid_argument("database name must be [A-Za-z0-9_]+");
-  execute(admin, "CREATE DATABASE IF NOT EXISTS `" + name +
-                     "` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci");
+  admin.execute("CREATE DATABASE IF NOT EXISTS `" + name +
+                "` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci");
 }
 
 void ensure_user(MysqlSession& admin, const std::string& user, const std::string& host,
@@ -48,8 +43,8 @@ void ensure_user(MysqlSession& admin, const std::string& user, const std::string
   if (!only(user, ".-")) throw std::invalid_argument("database user must be [A-Za-z0-9_.-]+");
   if (!only(host, ".-%:")) throw std::invalid_argument("database host must be [A-Za-z0-9_.-%:]+");
   const std::string account = sql_quote(user) + "@" + sql_quote(host);
-  execute(admin, "CREATE USER IF NOT EXISTS " + account + " IDENTIFIED BY " + sql_quote(password));
-  execute(admin, "ALTER USER " + account + " IDENTIFIED BY " + sql_quote(password));
+  admin.execute("CREATE USER IF NOT EXISTS " + account + " IDENTIFIED BY " + sql_quote(password));
+  admin.execute("ALTER USER " + account + " IDENTIFIED BY " + sql_quote(password));
 }
 
 bool account_exists(MysqlSession& session, const std::string& email) {

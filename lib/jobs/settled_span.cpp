@@ -1,6 +1,5 @@
 #include "lib/jobs/settled_span.h"
 
-#include <memory>
 #include <string>
 
 #include "lib/db/transaction.h"
@@ -11,11 +10,6 @@ namespace {
 
 constexpr int kLockWaitTimeout = 1205;
 
-void execute(MysqlSession& s, const std::string& sql) {
-  const std::unique_ptr<sql::Statement> st(s.connection().createStatement());
-  st->execute(sql);
-}
-
 }  // namespace
 
 std::optional<SettledSpan> settled_span(MysqlSession& s, const RawTable& t,
@@ -23,8 +17,8 @@ std::optional<SettledSpan> settled_span(MysqlSession& s, const RawTable& t,
                                         std::chrono::seconds wait) {
   // The session's lock wait (seconds) bounds the locking read: only this step's session waits
   // on locks, and nothing else of its passes waits that long.
-  execute(s, "SET SESSION innodb_lock_wait_timeout = " + std::to_string(wait.count()));
-  execute(s, "SET TRANSACTION ISOLATION LEVEL READ COMMITTED");  // the next transaction only
+  s.execute("SET SESSION innodb_lock_wait_timeout = " + std::to_string(wait.count()));
+  s.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED");  // the next transaction only
   Transaction tx(s);
   SettledSpan span;
   {
