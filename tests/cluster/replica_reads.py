@@ -43,14 +43,28 @@ def _loads(topo):
             "replica": int(topo.sql(q, database="mysql", cnf=topo.replica_cnf)[0][0])}
 
 
+def _choices(topo):
+    """The hosts' last log lines on where their snapshots come from (with their times: a host
+    logs a change of source only), for a failed check's detail."""
+    out = []
+    for name in T.HOST_IPS:
+        with open(topo.path(name, "log", "placard.log"), "rb") as f:
+            lines = f.read().decode("utf-8", "replace").splitlines()
+        where = [line for line in lines if " catalog: " in line and "snapshot version" not in line]
+        out += ["%s %s %s" % (name, line.split(" ", 1)[0][11:19], line.split(" catalog: ", 1)[1])
+                for line in where[-4:]]
+    return "; ".join(out) or "nothing logged"
+
+
 def _change(topo, admin, enabled, hosts, offer_ids, bound):
-    """The offer switched through the admin API; seconds until every host shows it (or None)."""
+    """The offer switched through the admin API; seconds until every host shows it (or None),
+    the snapshot loads per server, and the hosts' log lines on where they read."""
     _truncate(topo)
     t0 = time.monotonic()
     admin.ok("PATCH", "/offers/%s" % OFFER, {"enabled": enabled})
     seen = T.within_each(t0, bound, hosts, lambda t: (OFFER in (offer_ids(t) or [])) == enabled)
     time.sleep(0.6)  # a poll or two more: every worker process has loaded its snapshot
-    return seen, _loads(topo)
+    return seen, _loads(topo), _choices(topo)
 
 
 def _caught_up(topo):
@@ -59,42 +73,63 @@ def _caught_up(topo):
     return p == r
 
 
+def _replication(topo):
+    """The replica's threads and last errors (SHOW SLAVE STATUS), for a failed check's detail."""
+    p = T.run("mariadb", "--defaults-file=" + topo.replica_cnf, "-u", "root", "mysql", "--batch",
+              "-e", "SHOW SLAVE STATUS\\G", check=False)
+    keep = ("Slave_IO_Running", "Slave_SQL_Running", "Seconds_Behind_Master", "Last_IO_Error",
+            "Last_SQL_Error")
+    fields = {}
+    for line in p.stdout.decode("utf-8", "replace").splitlines():
+        key, _, value = line.strip().partition(": ")
+        if key in keep:
+            fields[key] = value
+    return ", ".join("%s %s" % (k, fields.get(k) or "-") for k in keep)
+
+
+def _served_by_replica(topo, current, seen, loads, why, fmt):
+    """(ok, detail) for a change meant to be served from the replica: `current` is the seconds
+    until the replica had caught up before it (None: it had not within the bound)."""
+    ok = (current is not None and all(v is not None for v in seen.values())
+          and loads["replica"] >= LOADS and loads["primary"] == 0)
+    detail = ("replica current in %s; visible %s; snapshot loads per server %s (%d worker processes)"
+              % (fmt(current), ", ".join("%s %s" % (k, fmt(v)) for k, v in seen.items()), loads, LOADS))
+    return ok, detail if ok else "%s; hosts: %s; replication: %s" % (detail, why, _replication(topo))
+
+
 def check_replica_reads(topo, admin, hosts, checks, figures, within, offer_ids, fmt):
     _logs(topo, True)
     try:
-        seen, loads = _change(topo, admin, False, hosts, offer_ids, 1.0)
+        # The replica current first: a replica behind (or lately failed) is rightly passed over,
+        # and the check is of a change made while it is current.
+        current = within(10, lambda: _caught_up(topo))
+        seen, loads, why = _change(topo, admin, False, hosts, offer_ids, 1.0)
         checks.add("replica reads", "a change is served from snapshots read on the replica",
-                   all(v is not None for v in seen.values()) and loads["replica"] >= LOADS
-                   and loads["primary"] == 0,
-                   "visible %s; snapshot loads per server %s (%d worker processes)"
-                   % (", ".join("%s %s" % (k, fmt(v)) for k, v in seen.items()), loads, LOADS))
+                   *_served_by_replica(topo, current, seen, loads, why, fmt))
         topo.sql("STOP SLAVE", database="mysql", cnf=topo.replica_cnf)
         bound = MAX_LAG_S + 1.0  # the lag bound, plus a poll interval and a load
-        fallback, stopped = _change(topo, admin, True, hosts, offer_ids, bound)
+        fallback, stopped, why = _change(topo, admin, True, hosts, offer_ids, bound)
         replica_has = topo.sql("SELECT enabled FROM offers WHERE id = %s" % OFFER,
                                cnf=topo.replica_cnf)[0][0]
         lags = [v for v in fallback.values() if v is not None]
+        ok = (len(lags) == len(hosts) and min(lags) >= MAX_LAG_S * 0.8
+              and stopped["primary"] >= LOADS and stopped["replica"] == 0 and replica_has == "0")
         checks.add("replica reads", "replica stopped: the hosts read the primary within the lag bound",
-                   len(lags) == len(hosts) and min(lags) >= MAX_LAG_S * 0.8
-                   and stopped["primary"] >= LOADS and stopped["replica"] == 0 and replica_has == "0",
-                   "visible %s (bound %d s + 1 s; the replica still has it disabled); snapshot "
-                   "loads %s" % (", ".join("%s %.0f ms" % (k, v * 1000) if v is not None else
-                                           "%s none" % k for k, v in fallback.items()), MAX_LAG_S,
-                                          stopped))
+                   ok, "visible %s (bound %d s + 1 s; the replica still has it disabled); snapshot "
+                   "loads %s%s" % (", ".join("%s %.0f ms" % (k, v * 1000) if v is not None else
+                                             "%s none" % k for k, v in fallback.items()), MAX_LAG_S,
+                                   stopped, "" if ok else "; hosts: %s" % why))
         topo.sql("START SLAVE", database="mysql", cnf=topo.replica_cnf)
         caught = within(10, lambda: _caught_up(topo))
-        seen, back = _change(topo, admin, False, hosts, offer_ids, 1.0)
+        seen, back, why = _change(topo, admin, False, hosts, offer_ids, 1.0)
         checks.add("replica reads", "replica started again: snapshots come from it again",
-                   caught is not None and all(v is not None for v in seen.values())
-                   and back["replica"] >= LOADS and back["primary"] == 0,
-                   "caught up in %s; visible %s; snapshot loads %s"
-                   % (fmt(caught), ", ".join("%s %s" % (k, fmt(v)) for k, v in seen.items()), back))
+                   *_served_by_replica(topo, caught, seen, back, why, fmt))
         # The replica unreachable (its link down: connections hang, nothing refuses them): a
         # load waits at most its 5 s read timeout and a 2 s connect, then the primary serves.
         run_ip = ["ip", "-n", topo.ns("db2"), "link", "set", "eth0"]
         T.run(*(run_ip + ["down"]))
         try:
-            down, down_loads = _change(topo, admin, True, hosts, offer_ids, 9.0)
+            down, down_loads, _ = _change(topo, admin, True, hosts, offer_ids, 9.0)
         finally:
             T.run(*(run_ip + ["up"]))
         checks.add("replica reads", "replica unreachable (link down): the hosts read the primary",
@@ -103,12 +138,10 @@ def check_replica_reads(topo, admin, hosts, checks, figures, within, offer_ids, 
                    "visible %s (bound 9 s: 5 s read timeout + 2 s connect + a poll); snapshot loads %s"
                    % (", ".join("%s %s" % (k, fmt(v)) for k, v in down.items()), down_loads))
         time.sleep(10.5)  # a failed replica is skipped for 10 s (lib/db/catalog_source.cpp)
-        up, up_loads = _change(topo, admin, False, hosts, offer_ids, 1.0)
+        current = within(10, lambda: _caught_up(topo))
+        up, up_loads, why = _change(topo, admin, False, hosts, offer_ids, 1.0)
         checks.add("replica reads", "link up again: snapshots come from the replica again",
-                   all(v is not None for v in up.values()) and up_loads["replica"] >= LOADS
-                   and up_loads["primary"] == 0,
-                   "visible %s; snapshot loads %s"
-                   % (", ".join("%s %s" % (k, fmt(v)) for k, v in up.items()), up_loads))
+                   *_served_by_replica(topo, current, up, up_loads, why, fmt))
         figures["replica_reads"] = {"replica": loads, "stopped": stopped, "restarted": back,
                                     "fallback_visible_s": fallback, "unreachable": down_loads,
                                     "unreachable_visible_s": down, "link_up": up_loads}

@@ -198,7 +198,9 @@ class Topology:
                  "'repl'@'%s'" % (REPLICA_IP, password, REPLICA_IP), database="mysql")
         self.replica_cnf = self.start_db("db2", REPLICA_IP, server_id=2)
         self.sql("SET GLOBAL gtid_slave_pos = ''; CHANGE MASTER TO MASTER_HOST = '%s', MASTER_PORT = %d, "
-                 "MASTER_USER = 'repl', MASTER_PASSWORD = '%s', MASTER_USE_GTID = slave_pos; START SLAVE"
+                 "MASTER_USER = 'repl', MASTER_PASSWORD = '%s', MASTER_USE_GTID = slave_pos, "
+                 # A lost link is retried each second, not after the default minute.
+                 "MASTER_CONNECT_RETRY = 1; START SLAVE"
                  % (DB_IP, DB_PORT, password), database="mysql", cnf=self.replica_cnf)
 
     def sql(self, statement, database="placard", cnf=None):
