@@ -100,8 +100,9 @@ def _served_by_replica(topo, current, seen, loads, why, fmt):
 def check_replica_reads(topo, admin, hosts, checks, figures, within, offer_ids, fmt):
     _logs(topo, True)
     try:
-        # The replica current first: a replica behind (or lately failed) is rightly passed over,
-        # and the check is of a change made while it is current.
+        # The replica current first: a replica behind is rightly passed over, and the check is
+        # of a change made while it is current (one whose read failed in the last 10 s is passed
+        # over too; a failed check's detail then shows the error the hosts logged).
         current = within(10, lambda: _caught_up(topo))
         seen, loads, why = _change(topo, admin, False, hosts, offer_ids, 1.0)
         checks.add("replica reads", "a change is served from snapshots read on the replica",
