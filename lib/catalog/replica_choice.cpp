@@ -15,7 +15,7 @@ ReadFrom ReplicaChoice::choose(std::uint64_t wanted, std::optional<std::uint64_t
   if (!replica_version) return ReadFrom::primary;
   skip_until_.reset();
   if (*replica_version >= wanted) {
-    behind_since_.reset();
+    behind_.reset();
     return ReadFrom::replica;
   }
   // Behind: the clock starts at the first sight of the replica behind (not per version: a
@@ -23,11 +23,8 @@ ReadFrom ReplicaChoice::choose(std::uint64_t wanted, std::optional<std::uint64_t
   // it has caught up with the version it was behind on then. A replica stopped and started again
   // was otherwise still "behind since" its stop at the next change, and that change, a few ms
   // from being replicated, loaded from the primary at once.
-  if (!behind_since_ || *replica_version >= behind_of_) {
-    behind_since_ = now;
-    behind_of_ = wanted;
-  }
-  return now - *behind_since_ >= max_lag_ ? ReadFrom::primary : ReadFrom::wait;
+  if (!behind_ || *replica_version >= behind_->of) behind_ = Behind{now, wanted};
+  return now - behind_->since >= max_lag_ ? ReadFrom::primary : ReadFrom::wait;
 }
 
 void ReplicaChoice::replica_failed(Clock::time_point now) {

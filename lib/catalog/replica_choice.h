@@ -12,10 +12,10 @@ namespace placard::catalog {
 // has reached it. A replica behind it is waited for (the old snapshot stays) until it has been
 // behind for max_lag (db.read_max_lag_seconds), measured on this worker's steady clock from the
 // first time it was seen behind (and again once it has reached the version it was behind on
-// then); then the snapshot loads from the primary. A replica that
-// cannot be reached (or fails) is skipped for retry_after, the primary serving meanwhile; after
-// that it is asked again, and used again as soon as it is current. A snapshot from the replica
-// is thus never older than the version the primary reported, and never later than max_lag.
+// then); then the snapshot loads from the primary. A replica that cannot be reached (or fails)
+// is skipped for retry_after, the primary serving meanwhile; after that it is asked again, and
+// used again as soon as it is current. A snapshot from the replica is thus never older than the
+// version the primary reported, and never later than max_lag.
 enum class ReadFrom { replica, primary, wait };
 
 class ReplicaChoice {
@@ -35,8 +35,11 @@ class ReplicaChoice {
  private:
   std::chrono::milliseconds max_lag_;
   std::chrono::milliseconds retry_after_;
-  std::optional<Clock::time_point> behind_since_;
-  std::uint64_t behind_of_ = 0;  // the version wanted when behind_since_ was set
+  struct Behind {
+    Clock::time_point since;
+    std::uint64_t of;  // the version wanted then
+  };
+  std::optional<Behind> behind_;
   std::optional<Clock::time_point> skip_until_;
 };
 

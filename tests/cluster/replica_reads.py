@@ -58,13 +58,13 @@ def _choices(topo):
 
 def _change(topo, admin, enabled, hosts, offer_ids, bound):
     """The offer switched through the admin API; seconds until every host shows it (or None),
-    the snapshot loads per server, and the hosts' log lines on where they read."""
+    and the snapshot loads per server."""
     _truncate(topo)
     t0 = time.monotonic()
     admin.ok("PATCH", "/offers/%s" % OFFER, {"enabled": enabled})
     seen = T.within_each(t0, bound, hosts, lambda t: (OFFER in (offer_ids(t) or [])) == enabled)
     time.sleep(0.6)  # a poll or two more: every worker process has loaded its snapshot
-    return seen, _loads(topo), _choices(topo)
+    return seen, _loads(topo)
 
 
 def _caught_up(topo):
@@ -87,14 +87,15 @@ def _replication(topo):
     return ", ".join("%s %s" % (k, fields.get(k) or "-") for k in keep)
 
 
-def _served_by_replica(topo, current, seen, loads, why, fmt):
+def _served_by_replica(topo, current, seen, loads, fmt):
     """(ok, detail) for a change meant to be served from the replica: `current` is the seconds
     until the replica had caught up before it (None: it had not within the bound)."""
     ok = (current is not None and all(v is not None for v in seen.values())
           and loads["replica"] >= LOADS and loads["primary"] == 0)
     detail = ("replica current in %s; visible %s; snapshot loads per server %s (%d worker processes)"
               % (fmt(current), ", ".join("%s %s" % (k, fmt(v)) for k, v in seen.items()), loads, LOADS))
-    return ok, detail if ok else "%s; hosts: %s; replication: %s" % (detail, why, _replication(topo))
+    return ok, detail if ok else "%s; hosts: %s; replication: %s" % (detail, _choices(topo),
+                                                                      _replication(topo))
 
 
 def check_replica_reads(topo, admin, hosts, checks, figures, within, offer_ids, fmt):
@@ -104,12 +105,12 @@ def check_replica_reads(topo, admin, hosts, checks, figures, within, offer_ids, 
         # of a change made while it is current (one whose read failed in the last 10 s is passed
         # over too; a failed check's detail then shows the error the hosts logged).
         current = within(10, lambda: _caught_up(topo))
-        seen, loads, why = _change(topo, admin, False, hosts, offer_ids, 1.0)
+        seen, loads = _change(topo, admin, False, hosts, offer_ids, 1.0)
         checks.add("replica reads", "a change is served from snapshots read on the replica",
-                   *_served_by_replica(topo, current, seen, loads, why, fmt))
+                   *_served_by_replica(topo, current, seen, loads, fmt))
         topo.sql("STOP SLAVE", database="mysql", cnf=topo.replica_cnf)
         bound = MAX_LAG_S + 1.0  # the lag bound, plus a poll interval and a load
-        fallback, stopped, why = _change(topo, admin, True, hosts, offer_ids, bound)
+        fallback, stopped = _change(topo, admin, True, hosts, offer_ids, bound)
         replica_has = topo.sql("SELECT enabled FROM offers WHERE id = %s" % OFFER,
                                cnf=topo.replica_cnf)[0][0]
         lags = [v for v in fallback.values() if v is not None]
@@ -119,18 +120,18 @@ def check_replica_reads(topo, admin, hosts, checks, figures, within, offer_ids, 
                    ok, "visible %s (bound %d s + 1 s; the replica still has it disabled); snapshot "
                    "loads %s%s" % (", ".join("%s %.0f ms" % (k, v * 1000) if v is not None else
                                              "%s none" % k for k, v in fallback.items()), MAX_LAG_S,
-                                   stopped, "" if ok else "; hosts: %s" % why))
+                                   stopped, "" if ok else "; hosts: %s" % _choices(topo)))
         topo.sql("START SLAVE", database="mysql", cnf=topo.replica_cnf)
         caught = within(10, lambda: _caught_up(topo))
-        seen, back, why = _change(topo, admin, False, hosts, offer_ids, 1.0)
+        seen, back = _change(topo, admin, False, hosts, offer_ids, 1.0)
         checks.add("replica reads", "replica started again: snapshots come from it again",
-                   *_served_by_replica(topo, caught, seen, back, why, fmt))
+                   *_served_by_replica(topo, caught, seen, back, fmt))
         # The replica unreachable (its link down: connections hang, nothing refuses them): a
         # load waits at most its 5 s read timeout and a 2 s connect, then the primary serves.
         run_ip = ["ip", "-n", topo.ns("db2"), "link", "set", "eth0"]
         T.run(*(run_ip + ["down"]))
         try:
-            down, down_loads, _ = _change(topo, admin, True, hosts, offer_ids, 9.0)
+            down, down_loads = _change(topo, admin, True, hosts, offer_ids, 9.0)
         finally:
             T.run(*(run_ip + ["up"]))
         checks.add("replica reads", "replica unreachable (link down): the hosts read the primary",
@@ -140,9 +141,9 @@ def check_replica_reads(topo, admin, hosts, checks, figures, within, offer_ids, 
                    % (", ".join("%s %s" % (k, fmt(v)) for k, v in down.items()), down_loads))
         time.sleep(10.5)  # a failed replica is skipped for 10 s (lib/db/catalog_source.cpp)
         current = within(10, lambda: _caught_up(topo))
-        up, up_loads, why = _change(topo, admin, False, hosts, offer_ids, 1.0)
+        up, up_loads = _change(topo, admin, False, hosts, offer_ids, 1.0)
         checks.add("replica reads", "link up again: snapshots come from the replica again",
-                   *_served_by_replica(topo, current, up, up_loads, why, fmt))
+                   *_served_by_replica(topo, current, up, up_loads, fmt))
         figures["replica_reads"] = {"replica": loads, "stopped": stopped, "restarted": back,
                                     "fallback_visible_s": fallback, "unreachable": down_loads,
                                     "unreachable_visible_s": down, "link_up": up_loads}
