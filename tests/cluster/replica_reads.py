@@ -67,12 +67,6 @@ def _change(topo, admin, enabled, hosts, offer_ids, bound):
     return seen, _loads(topo)
 
 
-def _caught_up(topo):
-    p = topo.sql("SELECT @@gtid_binlog_pos", database="mysql")[0][0]
-    r = topo.sql("SELECT @@gtid_slave_pos", database="mysql", cnf=topo.replica_cnf)[0][0]
-    return p == r
-
-
 def _replication(topo):
     """The replica's threads and last errors (SHOW SLAVE STATUS), for a failed check's detail."""
     p = T.run("mariadb", "--defaults-file=" + topo.replica_cnf, "-u", "root", "mysql", "--batch",
@@ -104,7 +98,7 @@ def check_replica_reads(topo, admin, hosts, checks, figures, within, offer_ids, 
         # The replica current first: a replica behind is rightly passed over, and the check is
         # of a change made while it is current (one whose read failed in the last 10 s is passed
         # over too; a failed check's detail then shows the error the hosts logged).
-        current = within(10, lambda: _caught_up(topo))
+        current = within(10, topo.replica_current)
         seen, loads = _change(topo, admin, False, hosts, offer_ids, 1.0)
         checks.add("replica reads", "a change is served from snapshots read on the replica",
                    *_served_by_replica(topo, current, seen, loads, fmt))
@@ -122,7 +116,7 @@ def check_replica_reads(topo, admin, hosts, checks, figures, within, offer_ids, 
                                              "%s none" % k for k, v in fallback.items()), MAX_LAG_S,
                                    stopped, "" if ok else "; hosts: %s" % _choices(topo)))
         topo.sql("START SLAVE", database="mysql", cnf=topo.replica_cnf)
-        caught = within(10, lambda: _caught_up(topo))
+        caught = within(10, topo.replica_current)
         seen, back = _change(topo, admin, False, hosts, offer_ids, 1.0)
         checks.add("replica reads", "replica started again: snapshots come from it again",
                    *_served_by_replica(topo, caught, seen, back, fmt))
@@ -140,7 +134,7 @@ def check_replica_reads(topo, admin, hosts, checks, figures, within, offer_ids, 
                    "visible %s (bound 9 s: 5 s read timeout + 2 s connect + a poll); snapshot loads %s"
                    % (", ".join("%s %s" % (k, fmt(v)) for k, v in down.items()), down_loads))
         time.sleep(10.5)  # a failed replica is skipped for 10 s (lib/db/catalog_source.cpp)
-        current = within(10, lambda: _caught_up(topo))
+        current = within(10, topo.replica_current)
         up, up_loads = _change(topo, admin, False, hosts, offer_ids, 1.0)
         checks.add("replica reads", "link up again: snapshots come from the replica again",
                    *_served_by_replica(topo, current, up, up_loads, fmt))

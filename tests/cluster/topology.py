@@ -203,6 +203,17 @@ class Topology:
                  "MASTER_CONNECT_RETRY = 1; START SLAVE"
                  % (DB_IP, DB_PORT, password), database="mysql", cnf=self.replica_cnf)
 
+    def gtid_positions(self):
+        """(the primary's gtid_binlog_pos, the replica's gtid_slave_pos)."""
+        p = self.sql("SELECT @@gtid_binlog_pos", database="mysql")[0][0]
+        r = self.sql("SELECT @@gtid_slave_pos", database="mysql", cnf=self.replica_cnf)[0][0]
+        return p, r
+
+    def replica_current(self):
+        """The replica has replayed everything the primary wrote."""
+        p, r = self.gtid_positions()
+        return p == r
+
     def sql(self, statement, database="placard", cnf=None):
         p = run("mariadb", "--defaults-file=" + (cnf or self.mycnf), "-u", "root", database, "--batch",
                 "--skip-column-names", "-e", statement)
