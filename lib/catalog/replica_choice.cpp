@@ -31,4 +31,9 @@ void ReplicaChoice::replica_failed(Clock::time_point now) {
   skip_until_ = now + retry_after_;
 }
 
+std::optional<ReplicaChoice::Clock::time_point> ReplicaChoice::behind_since() const {
+  if (!behind_) return std::nullopt;
+  return behind_->since;
+}
+
 }  // namespace placard::catalog

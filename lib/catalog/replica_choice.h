@@ -31,6 +31,9 @@ class ReplicaChoice {
                   Clock::time_point now);
   // The replica failed (connection or SQL error): skip it until now + retry_after.
   void replica_failed(Clock::time_point now);
+  // Since when the replica has been behind, the clock the bound runs on (restarted as choose()
+  // restarts it), as of its last answered version; nullopt: it was current then.
+  std::optional<Clock::time_point> behind_since() const;
 
  private:
   std::chrono::milliseconds max_lag_;

@@ -1,5 +1,7 @@
 #include "lib/db/catalog_source.h"
 
+#include <algorithm>
+
 #include "lib/db/catalog_version.h"
 #include "lib/store/catalog_loader.h"
 
@@ -41,17 +43,8 @@ std::shared_ptr<const catalog::Snapshot> CatalogSource::load(std::int64_t now,
                                                              std::vector<std::string>& problems) {
   if (replica_) {
     const auto version = replica_version();
-    const auto steady_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                               std::chrono::steady_clock::now().time_since_epoch())
-                               .count();
-    if (!version) {
-      behind_since_ns_ = -1;
-    } else if (*version >= wanted_) {
-      behind_since_ns_ = 0;
-    } else if (behind_since_ns_.load() <= 0) {
-      behind_since_ns_ = steady_ns;
-    }
     const auto from = choice_.choose(wanted_, version, catalog::ReplicaChoice::Clock::now());
+    publish_lag(version.has_value());
     // Waiting is for a worker that has a snapshot to serve meanwhile; the first one is loaded.
     if (from == catalog::ReadFrom::wait && loaded_) return nullptr;
     if (from == catalog::ReadFrom::replica) {
@@ -78,15 +71,29 @@ std::shared_ptr<const catalog::Snapshot> CatalogSource::load(std::int64_t now,
   return s;
 }
 
+void CatalogSource::publish_lag(bool answered) {
+  // The gauge shows the choice's own clock, so it restarts when the choice's does.
+  const auto since = choice_.behind_since();
+  if (!answered) {
+    behind_since_ns_ = -1;
+  } else if (!since) {
+    behind_since_ns_ = 0;
+  } else {
+    const auto ns =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(since->time_since_epoch()).count();
+    behind_since_ns_ = std::max<std::int64_t>(ns, 1);  // 0 and below mean "current", "unknown"
+  }
+}
+
 std::optional<double> CatalogSource::replica_lag_seconds() const {
   if (!replica_) return std::nullopt;
   const std::int64_t since = behind_since_ns_.load();
   if (since < 0) return std::nullopt;
   if (since == 0) return 0.0;
-  const auto steady_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                             std::chrono::steady_clock::now().time_since_epoch())
-                             .count();
-  return static_cast<double>(steady_ns - since) / 1e9;
+  const auto now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                          catalog::ReplicaChoice::Clock::now().time_since_epoch())
+                          .count();
+  return static_cast<double>(now_ns - since) / 1e9;
 }
 
 std::optional<double> CatalogSource::from_replica() const {

@@ -40,6 +40,8 @@ class CatalogSource {
 
  private:
   std::optional<std::uint64_t> replica_version();
+  // Copies the choice's lag clock for the gauge (answered: the replica gave its version).
+  void publish_lag(bool answered);
 
   MysqlSession primary_;
   std::optional<MysqlSession> replica_;
@@ -48,8 +50,8 @@ class CatalogSource {
   std::uint64_t wanted_ = 0;
   bool loaded_ = false;
   std::optional<bool> on_replica_;  // the last load's source, to report changes once
-  // The metrics' copies: steady-clock ns since the replica was first seen behind (0: current,
-  // -1: unknown), and the last load's source (1: the replica).
+  // The metrics' copies: the choice's steady-clock ns since the replica has been behind (0:
+  // current, -1: unknown), and the last load's source (1: the replica).
   std::atomic<std::int64_t> behind_since_ns_{-1};
   std::atomic<int> last_from_replica_{0};
 };

@@ -6,12 +6,15 @@ and back.
 
 Where each snapshot was read is not guessed: both servers' general logs (log_output=TABLE, on
 only during this step) are counted for the snapshot's own statement (the offers query of
-lib/db/catalog_loader.cpp), per server, after each change.
+lib/db/catalog_loader.cpp), per server, after each change. Each host's GET /metrics says the
+same (placard_catalog_replica_lag_seconds, placard_catalog_from_replica) at each step.
 """
 
+import http.client
 import time
 
 import topology as T
+import test_metrics as M  # tests/e2e (topology puts it on the path): the exposition parser
 
 MAX_LAG_S = 1  # db.read_max_lag_seconds in the hosts' config (cluster.py)
 OFFER = "1002"
@@ -21,7 +24,35 @@ LOADS = len(T.HOST_IPS) * 2  # every worker process of every host loads once per
 
 def host_conf_keys():
     return {"db.read_host": T.REPLICA_IP, "db.read_port": str(T.DB_PORT),
-            "db.read_max_lag_seconds": str(MAX_LAG_S)}
+            "db.read_max_lag_seconds": str(MAX_LAG_S),
+            # GET /metrics for the test, which runs in the balancer's namespace.
+            "metrics.enabled": "true", "metrics.allow": T.LB_IP}
+
+
+def _gauges(topo):
+    """{host: (replica lag seconds or None when absent, from replica or None)} from each host's
+    GET /metrics (one worker process's: each polls and loads on its own, both saw the change)."""
+    out = {}
+    for name, ip in T.HOST_IPS.items():
+        conn = http.client.HTTPConnection(ip, topo.port, timeout=10)
+        try:
+            conn.request("GET", "/metrics")
+            resp = conn.getresponse()
+            body = resp.read().decode("utf-8", "replace")
+        finally:
+            conn.close()
+        if resp.status != 200:
+            raise RuntimeError("GET /metrics on %s answered %d" % (name, resp.status))
+        samples, _ = M.parse_exposition(body)
+        out[name] = (samples.get(("placard_catalog_replica_lag_seconds", ())),
+                     samples.get(("placard_catalog_from_replica", ())))
+    return out
+
+
+def _gauges_text(gauges):
+    return ", ".join("%s lag %s from replica %s" % (k, "absent" if lag is None else "%.2f s" % lag,
+                                                    "absent" if fr is None else "%g" % fr)
+                     for k, (lag, fr) in gauges.items())
 
 
 def _logs(topo, on):
@@ -100,11 +131,13 @@ def check_replica_reads(topo, admin, hosts, checks, figures, within, offer_ids, 
         # over too; a failed check's detail then shows the error the hosts logged).
         current = within(10, topo.replica_current)
         seen, loads = _change(topo, admin, False, hosts, offer_ids, 1.0)
+        gauges = {"replica": _gauges(topo)}
         checks.add("replica reads", "a change is served from snapshots read on the replica",
                    *_served_by_replica(topo, current, seen, loads, fmt))
         topo.sql("STOP SLAVE", database="mysql", cnf=topo.replica_cnf)
         bound = MAX_LAG_S + 1.0  # the lag bound, plus a poll interval and a load
         fallback, stopped = _change(topo, admin, True, hosts, offer_ids, bound)
+        gauges["stopped"] = _gauges(topo)
         replica_has = topo.sql("SELECT enabled FROM offers WHERE id = %s" % OFFER,
                                cnf=topo.replica_cnf)[0][0]
         lags = [v for v in fallback.values() if v is not None]
@@ -118,6 +151,7 @@ def check_replica_reads(topo, admin, hosts, checks, figures, within, offer_ids, 
         topo.sql("START SLAVE", database="mysql", cnf=topo.replica_cnf)
         caught = within(10, topo.replica_current)
         seen, back = _change(topo, admin, False, hosts, offer_ids, 1.0)
+        gauges["restarted"] = _gauges(topo)
         checks.add("replica reads", "replica started again: snapshots come from it again",
                    *_served_by_replica(topo, caught, seen, back, fmt))
         # The replica unreachable (its link down: connections hang, nothing refuses them): a
@@ -126,6 +160,7 @@ def check_replica_reads(topo, admin, hosts, checks, figures, within, offer_ids, 
         T.run(*(run_ip + ["down"]))
         try:
             down, down_loads = _change(topo, admin, True, hosts, offer_ids, 9.0)
+            gauges["unreachable"] = _gauges(topo)
         finally:
             T.run(*(run_ip + ["up"]))
         checks.add("replica reads", "replica unreachable (link down): the hosts read the primary",
@@ -136,8 +171,20 @@ def check_replica_reads(topo, admin, hosts, checks, figures, within, offer_ids, 
         time.sleep(10.5)  # a failed replica is skipped for 10 s (lib/db/catalog_source.cpp)
         current = within(10, topo.replica_current)
         up, up_loads = _change(topo, admin, False, hosts, offer_ids, 1.0)
+        gauges["link up"] = _gauges(topo)
         checks.add("replica reads", "link up again: snapshots come from the replica again",
                    *_served_by_replica(topo, current, up, up_loads, fmt))
+        # What an operator's Prometheus sees at each step: current and read (lag 0, from the
+        # replica 1); stopped, behind since the change, past the bound (lag at least ~1 s, from
+        # the replica 0); unreachable, no answer (lag absent, from the replica 0).
+        want = {"replica": lambda lag, fr: lag == 0 and fr == 1,
+                "stopped": lambda lag, fr: lag is not None and lag >= MAX_LAG_S * 0.8 and fr == 0,
+                "restarted": lambda lag, fr: lag == 0 and fr == 1,
+                "unreachable": lambda lag, fr: lag is None and fr == 0,
+                "link up": lambda lag, fr: lag == 0 and fr == 1}
+        checks.add("replica reads", "each host's /metrics: replica lag and source at each step",
+                   all(want[step](*g) for step, per_host in gauges.items() for g in per_host.values()),
+                   "; ".join("%s: %s" % (step, _gauges_text(per_host)) for step, per_host in gauges.items()))
         figures["replica_reads"] = {"replica": loads, "stopped": stopped, "restarted": back,
                                     "fallback_visible_s": fallback, "unreachable": down_loads,
                                     "unreachable_visible_s": down, "link_up": up_loads}

@@ -48,6 +48,21 @@ TEST(ReplicaChoice, AReplicaThatCaughtUpIsBehindAnewAtTheNextChange) {
   EXPECT_EQ(c.choose(10, 8, at(11000)), ReadFrom::primary);
 }
 
+TEST(ReplicaChoice, BehindSinceIsTheClockTheBoundRunsOn) {
+  // What the lag gauge (placard_catalog_replica_lag_seconds) shows: the choice's own clock.
+  ReplicaChoice c(milliseconds(1000), milliseconds(2000));
+  EXPECT_EQ(c.behind_since(), std::nullopt);
+  c.choose(7, 6, at(0));  // stopped: behind on 7 since 0
+  EXPECT_EQ(c.behind_since(), at(0));
+  c.choose(8, 6, at(3000));  // still short of 7: behind since 0
+  EXPECT_EQ(c.behind_since(), at(0));
+  // Started again, it reached 7 (not yet 8): behind anew, since now, not since the stop.
+  c.choose(8, 7, at(9000));
+  EXPECT_EQ(c.behind_since(), at(9000));
+  c.choose(8, 8, at(9005));  // current
+  EXPECT_EQ(c.behind_since(), std::nullopt);
+}
+
 TEST(ReplicaChoice, ZeroBoundNeverWaits) {
   ReplicaChoice c(milliseconds(0), milliseconds(2000));
   EXPECT_EQ(c.choose(7, 6, at(0)), ReadFrom::primary);
