@@ -11,6 +11,10 @@ namespace {
 // A replica that failed is not asked again for this long (the primary serves meanwhile): an
 // unreachable host costs up to the connect timeout (2 s) of one load per period, not of each.
 constexpr std::chrono::milliseconds kReplicaRetry{10000};
+
+std::int64_t nanoseconds(catalog::ReplicaChoice::Clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+}
 }  // namespace
 
 CatalogSource::CatalogSource(ConnectionParams primary, std::optional<ConnectionParams> replica,
@@ -79,9 +83,8 @@ void CatalogSource::publish_lag(bool answered) {
   } else if (!since) {
     behind_since_ns_ = 0;
   } else {
-    const auto ns =
-        std::chrono::duration_cast<std::chrono::nanoseconds>(since->time_since_epoch()).count();
-    behind_since_ns_ = std::max<std::int64_t>(ns, 1);  // 0 and below mean "current", "unknown"
+    // 0 and below mean "current" and "unknown".
+    behind_since_ns_ = std::max<std::int64_t>(nanoseconds(*since), 1);
   }
 }
 
@@ -90,10 +93,7 @@ std::optional<double> CatalogSource::replica_lag_seconds() const {
   const std::int64_t since = behind_since_ns_.load();
   if (since < 0) return std::nullopt;
   if (since == 0) return 0.0;
-  const auto now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                          catalog::ReplicaChoice::Clock::now().time_since_epoch())
-                          .count();
-  return static_cast<double>(now_ns - since) / 1e9;
+  return static_cast<double>(nanoseconds(catalog::ReplicaChoice::Clock::now()) - since) / 1e9;
 }
 
 std::optional<double> CatalogSource::from_replica() const {

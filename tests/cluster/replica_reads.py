@@ -10,11 +10,9 @@ lib/db/catalog_loader.cpp), per server, after each change. Each host's GET /metr
 same (placard_catalog_replica_lag_seconds, placard_catalog_from_replica) at each step.
 """
 
-import http.client
 import time
 
 import topology as T
-import test_metrics as M  # tests/e2e (topology puts it on the path): the exposition parser
 
 MAX_LAG_S = 1  # db.read_max_lag_seconds in the hosts' config (cluster.py)
 OFFER = "1002"
@@ -24,26 +22,15 @@ LOADS = len(T.HOST_IPS) * 2  # every worker process of every host loads once per
 
 def host_conf_keys():
     return {"db.read_host": T.REPLICA_IP, "db.read_port": str(T.DB_PORT),
-            "db.read_max_lag_seconds": str(MAX_LAG_S),
-            # GET /metrics for the test, which runs in the balancer's namespace.
-            "metrics.enabled": "true", "metrics.allow": T.LB_IP}
+            "db.read_max_lag_seconds": str(MAX_LAG_S), **T.METRICS_CONF}
 
 
 def _gauges(topo):
     """{host: (replica lag seconds or None when absent, from replica or None)} from each host's
     GET /metrics (one worker process's: each polls and loads on its own, both saw the change)."""
     out = {}
-    for name, ip in T.HOST_IPS.items():
-        conn = http.client.HTTPConnection(ip, topo.port, timeout=10)
-        try:
-            conn.request("GET", "/metrics")
-            resp = conn.getresponse()
-            body = resp.read().decode("utf-8", "replace")
-        finally:
-            conn.close()
-        if resp.status != 200:
-            raise RuntimeError("GET /metrics on %s answered %d" % (name, resp.status))
-        samples, _ = M.parse_exposition(body)
+    for name in T.HOST_IPS:
+        samples = topo.metrics(name)
         out[name] = (samples.get(("placard_catalog_replica_lag_seconds", ())),
                      samples.get(("placard_catalog_from_replica", ())))
     return out

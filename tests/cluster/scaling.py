@@ -18,7 +18,6 @@ the cost of the balancer and of spreading, not the capacity a second machine add
 on SIGTERM/SIGINT; --summary writes {"passed", "failed", "checks", "figures"}."""
 
 import argparse
-import http.client
 import json
 import os
 import re
@@ -36,7 +35,6 @@ from topology import H  # noqa: E402
 import common as C  # noqa: E402
 import run_end  # noqa: E402
 import placard_tokens  # noqa: E402  (tools/, on harness's path)
-import test_metrics as M  # noqa: E402  (the exposition parser)
 
 LUA = os.path.join(ROOT, "bench", "wrk", "step.lua")
 CLIENTS = 65536
@@ -44,35 +42,10 @@ WRK_THREADS = 2
 CONNS = 32
 
 
-class MeteredTopology(T.Topology):
-    """Each host's config with GET /metrics on for the load namespace, which is trusted as the
-    proxy (X-Forwarded-For names the clients)."""
-
-    def host_conf(self, name):
-        conf = super().host_conf(name)
-        with open(conf) as f:
-            lines = [l for l in f if not l.startswith(("metrics.", "trusted_proxies"))]
-        lines += ["trusted_proxies = %s\n" % T.LB_IP, "metrics.enabled = true\n",
-                  "metrics.allow = %s\n" % T.LB_IP]
-        with open(conf, "w") as f:
-            f.writelines(lines)
-        return conf
-
-
 def scrape(topo, host):
-    """{(route, code): requests} from a host's GET /metrics (parsed by test_metrics' parser)."""
-    conn = http.client.HTTPConnection(T.HOST_IPS[host], topo.port, timeout=10)
-    try:
-        conn.request("GET", "/metrics")
-        resp = conn.getresponse()
-        body = resp.read()
-    finally:
-        conn.close()
-    if resp.status != 200:
-        raise RuntimeError("GET /metrics on %s answered %d" % (host, resp.status))
-    samples, _ = M.parse_exposition(body.decode("utf-8"))
+    """{(route, code): requests} from a host's GET /metrics."""
     out = {}
-    for (name, labels), v in samples.items():
+    for (name, labels), v in topo.metrics(host).items():
         if name == "placard_http_requests_total":
             d = dict(labels)
             out[(d["route"], d["code"])] = v
@@ -177,7 +150,10 @@ def main():
 
     checks = C.Checks("make cluster-bench: offers query and impressions, 2 hosts vs 1")
     figures = {}
-    topo = MeteredTopology(a.build, workers=1)
+    topo = T.Topology(a.build, workers=1)
+    # GET /metrics on for the load namespace, which is trusted as the proxy (X-Forwarded-For
+    # names the clients).
+    topo.extra_conf = {**T.METRICS_CONF, "trusted_proxies": T.LB_IP}
     try:
         topo.make_network()
         topo.enter_lb()

@@ -17,6 +17,7 @@ namespaces (their veths and the bridge go with them) and the temporary directory
 """
 
 import ctypes
+import http.client
 import os
 import re
 import shutil
@@ -31,10 +32,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "e2e"))
 import harness as H  # noqa: E402
+import test_metrics as M  # noqa: E402  (the exposition parser)
 
 NET = "10.253.25."  # the private /24; see the module's docstring
 LB_IP, DB_IP, REPLICA_IP = NET + "1", NET + "2", NET + "3"
 HOST_IPS = {"h1": NET + "11", "h2": NET + "12"}
+# The hosts' config keys for GET /metrics, asked from the balancer's namespace (where the tests run).
+METRICS_CONF = {"metrics.enabled": "true", "metrics.allow": LB_IP}
 DB_PORT = 3306  # inside the db namespace only
 CLONE_NEWNET = 0x40000000
 
@@ -274,6 +278,19 @@ class Topology:
         with open(os.open(conf, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
             f.writelines(out)
         return conf
+
+    def metrics(self, name):
+        """{(metric, labels): value} from host `name`'s GET /metrics (one worker process's)."""
+        conn = http.client.HTTPConnection(HOST_IPS[name], self.port, timeout=10)
+        try:
+            conn.request("GET", "/metrics")
+            resp = conn.getresponse()
+            body = resp.read()
+        finally:
+            conn.close()
+        if resp.status != 200:
+            raise RuntimeError("GET /metrics on %s answered %d" % (name, resp.status))
+        return M.parse_exposition(body.decode("utf-8"))[0]
 
     # -- web hosts ----------------------------------------------------------------------------
     def start_host(self, name):
