@@ -26,9 +26,14 @@ RUN_STARTED=$(date +%s)
 # shellcheck source=scripts/test-lanes.sh
 source scripts/test-lanes.sh
 
+SANITIZER_REPORTS=""
 if [[ "$(basename "$BUILD")" == san* ]]; then
-  # Sanitizer errors abort the process with a stack trace; the e2e harness also scans the
-  # worker's logs for reports after each stack and fails the run when it finds one.
+  # Sanitizer errors abort the process with a stack trace. Every suite's processes write their
+  # reports under SANITIZER_REPORTS/<suite>/ (log_path, set by suite in scripts/test-lanes.sh),
+  # and a report there fails the suite, whichever way it started the worker; the reports are
+  # kept under $RESULTS/sanitizer/ at the end.
+  SANITIZER_REPORTS="$(mktemp -d /tmp/placard-sanitizer.XXXXXX)"
+  chmod 0755 "$SANITIZER_REPORTS"
   export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=1:print_stacktrace=1:detect_leaks=1}"
   export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
   # SANITIZE=thread (build/san-thread): a race report fails the unit tests (exit code 66) and,
@@ -98,3 +103,10 @@ lane_3() {
 rm -f "$RESULTS/openapi-traffic.jsonl"  # this run's answers only
 run_lanes lane_1 lane_2 lane_3
 print_table
+rc=$?
+if [[ -n "$SANITIZER_REPORTS" ]]; then
+  rm -rf "$RESULTS/sanitizer"
+  cp -R "$SANITIZER_REPORTS" "$RESULTS/sanitizer" 2>/dev/null
+  rm -rf "$SANITIZER_REPORTS"
+fi
+exit $rc

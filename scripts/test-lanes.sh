@@ -10,7 +10,7 @@
 # `timeout SECONDS`, output to NAME.log (printed once it ends), and records its row. A missing
 # or broken summary, or a non-zero exit with nothing failed, counts one failure.
 suite() {
-  local name="$1" seconds="$2" rc t0 sp sf
+  local name="$1" seconds="$2" rc t0 sp sf reports=""
   shift 2
   local json="$RESULTS/$name.json" log="$RESULTS/$name.log"
   [[ ! -e "$RESULTS/.interrupted" ]] || return 0
@@ -18,9 +18,14 @@ suite() {
   LANE_ORDER=$((LANE_ORDER + 1))
   say "==== [$LANE] $name: started ($(date -u +%T))"
   t0=$SECONDS
+  if [[ -n "${SANITIZER_REPORTS:-}" ]]; then
+    reports="$SANITIZER_REPORTS/$name"
+    mkdir -p "$reports" && chmod 1777 "$reports"
+  fi
   # `times` in the subshell: the CPU seconds of the processes the suite waited for (not those of
   # the daemons its stacks started: MariaDB, the worker, the web server).
   (
+    [[ -z "$reports" ]] || reports_to "$reports"
     timeout -k 30 "$seconds" "$@" --summary "$json" </dev/null >"$log" 2>&1
     rc=$?
     times >"$RESULTS/$name.cpu"  # a builtin, in this shell (a pipe would run it in a child)
@@ -31,6 +36,7 @@ suite() {
   rc=$?
   ((rc != 124)) || echo "suite $name: stopped after $seconds s (timeout)" >>"$log"
   read -r sp sf < <(summary_counts "$json" "$rc")
+  if [[ -n "$reports" ]] && sanitizer_found "$reports" >>"$log"; then sf=$((sf + 1)); fi
   printf '%s\t%d\t%s\t%d\t%d\t%d\t%s\n' "$LANE" "$LANE_ORDER" "$name" "$sp" "$sf" $((SECONDS - t0)) \
     "$(cat "$RESULTS/$name.cpu" 2>/dev/null || echo '?')" >>"$RESULTS/rows.tsv"
   {
@@ -39,6 +45,37 @@ suite() {
     cat "$log"
     printf '==== [%s] %s: end\n' "$LANE" "$name"
   } | say_block
+}
+
+# Sanitizer builds: run-tests.sh sets SANITIZER_REPORTS, a directory under /tmp (a worker may run
+# as another user, e.g. www-data). Every process of a suite inherits log_path=DIR/<sanitizer> in
+# ASAN_OPTIONS, UBSAN_OPTIONS and TSAN_OPTIONS (a harness that sets its own log_path keeps it),
+# so a report is found wherever the suite started the worker: its stack, a network namespace, a
+# browser test's stack. A report found in DIR after the suite counts one failure for it, its
+# first lines in the suite's log. PLACARD_SANITIZER_REPORTS names DIR for a suite whose worker
+# the options cannot reach (suEXEC clears the environment): it copies that worker's log there.
+SANITIZER_PATTERN='ERROR: AddressSanitizer|ERROR: LeakSanitizer|WARNING: ThreadSanitizer|runtime error:|SUMMARY: UndefinedBehaviorSanitizer'
+reports_to() {
+  local var name
+  for var in ASAN_OPTIONS UBSAN_OPTIONS TSAN_OPTIONS; do
+    name="${var%%_*}"
+    [[ "${!var:-}" == *log_path=* ]] || export "$var=${!var:+${!var}:}log_path=$1/${name,,}"
+  done
+  export PLACARD_SANITIZER_REPORTS="$1"
+}
+
+# sanitizer_found DIR: for each file under DIR with a sanitizer report, a PROBLEM line naming
+# where run-tests.sh keeps it ($RESULTS/sanitizer/) and the report's first lines; status 0 when
+# there was one.
+sanitizer_found() {
+  local file found=1
+  while IFS= read -r -d '' file; do
+    grep -Eq "$SANITIZER_PATTERN" "$file" || continue
+    found=0
+    printf 'PROBLEM: sanitizer report in %s\n' "$RESULTS/sanitizer/${file#"$SANITIZER_REPORTS"/}"
+    grep -E -m 1 -A 40 "$SANITIZER_PATTERN" "$file" | cut -c1-400 | sed 's/^/  | /'
+  done < <(find "$1" -type f -print0 2>/dev/null | sort -z)
+  return $found
 }
 
 # summary_counts FILE RC: "passed failed" from a suite's summary (see suite above).

@@ -29,6 +29,18 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import placard_tokens  # noqa: E402
 
+
+def keep_sanitizer_report(path, source):
+    """Under make test on a sanitizer build (scripts/test-lanes.sh sets PLACARD_SANITIZER_REPORTS):
+    a log with a sanitizer report is copied where the suite's reports go, which fails the suite
+    whatever the suite itself checks. For workers the sanitizer options cannot reach (mod_fcgid
+    and suEXEC pass on only the variables they are told to), whose reports land in a log."""
+    reports = os.environ.get("PLACARD_SANITIZER_REPORTS")
+    if reports and os.path.isdir(reports):
+        with contextlib.suppress(OSError):
+            shutil.copyfile(path, os.path.join(reports, "%s-%s" % (source, os.path.basename(path))))
+
+
 # Sanitizer reports in the worker's output or log files fail the run.
 SANITIZER_PATTERNS = (
     "ERROR: AddressSanitizer",
@@ -263,6 +275,7 @@ class Stack:
         self.sanitizer_reports = self.scan_sanitizer()
         for path, excerpt in self.sanitizer_reports:
             sys.stdout.write("\n===== sanitizer report in %s\n%s\n" % (path, excerpt))
+            keep_sanitizer_report(path, "stack-%s" % os.path.basename(self.var))
         sys.stdout.flush()
 
     def cleanup(self, keep=False):

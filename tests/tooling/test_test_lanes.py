@@ -105,5 +105,91 @@ class TestLanes(unittest.TestCase):
         self.assertEqual(self.tail(out), ["1 passed, 0 failed"])
 
 
+# A suite of a sanitizer build: prints the sanitizer options it was given, then writes argv[2]
+# ("|" for newlines) where TSAN_OPTIONS's log_path says, as the runtime would (PATH.<pid>), and
+# passes one check.
+REPORTER = textwrap.dedent("""\
+    import json, os, re, sys
+    for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS", "PLACARD_SANITIZER_REPORTS"):
+        print("ENV %s=%s" % (var, os.environ.get(var, "")))
+    if sys.argv[1] == "report":
+        path = re.search(r"log_path=([^:]+)", os.environ["TSAN_OPTIONS"]).group(1)
+        with open("%s.%d" % (path, os.getpid()), "w") as f:
+            f.write(sys.argv[2].replace("|", "\\n"))
+    json.dump({"passed": 1, "failed": 0}, open(sys.argv[-1], "w"))
+""")
+
+RACE = "==================|WARNING: ThreadSanitizer: data race (pid=4242)|  Write of size 8 at 0x7b04 by thread T2:"
+
+
+class TestSanitizerReports(unittest.TestCase):
+    """A sanitizer build's reports are found wherever a suite's worker wrote them (log_path under
+    SANITIZER_REPORTS/<suite>/, which run-tests.sh sets for build/san*) and fail that suite."""
+
+    def run_lane(self, suites, prelude):
+        """suites: (name, what, text) for REPORTER; prelude: shell lines before the lane."""
+        with tempfile.TemporaryDirectory() as tmp:
+            reporter = os.path.join(tmp, "reporter.py")
+            with open(reporter, "w") as f:
+                f.write(REPORTER)
+            calls = "\n".join("  suite %s 30 python3 %s %s '%s'" % (n, reporter, what, text)
+                              for n, what, text in suites)
+            script = textwrap.dedent("""\
+                set -uo pipefail
+                cd %s
+                RESULTS=%s/results
+                mkdir -p "$RESULTS" %s/reports
+                RUN_STARTED=$(date +%%s)
+                source scripts/test-lanes.sh
+                %s
+                lane_1() {
+                %s
+                }
+                run_lanes lane_1
+                print_table
+            """) % (ROOT, tmp, tmp, prelude.replace("@TMP@", tmp), calls)
+            # As on a plain build, whatever runs this test (under make test SANITIZE=..., the
+            # outer suite has set these): the prelude sets what a case needs.
+            env = {k: v for k, v in os.environ.items() if k not in (
+                "ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS", "PLACARD_SANITIZER_REPORTS", "SANITIZER_REPORTS")}
+            run = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=120, env=env)
+            return run.stdout.replace(tmp, "@TMP@"), run.returncode
+
+    def tail(self, out):
+        lines = out.rstrip("\n").split("\n")
+        at = max(i for i, line in enumerate(lines) if line.startswith("load average at the end"))
+        return lines[at + 1:]
+
+    def test_a_report_fails_its_suite_and_is_named(self):
+        out, rc = self.run_lane([("clean", "report", "==1==WARNING: not a sanitizer report"),
+                                 ("racy", "report", RACE)],
+                                "SANITIZER_REPORTS=@TMP@/reports")
+        self.assertEqual(rc, 1)
+        tail = self.tail(out)
+        self.assertEqual(tail[0], "failed in racy:")
+        self.assertRegex(tail[1], r"^  PROBLEM: sanitizer report in @TMP@/results/sanitizer/racy/tsan\.\d+$")
+        self.assertEqual(tail[-1], "2 passed, 1 failed")
+        self.assertNotIn("failed in clean:", out)
+        self.assertIn("  | WARNING: ThreadSanitizer: data race (pid=4242)", out)
+        self.assertIn("  |   Write of size 8 at 0x7b04 by thread T2:", out)
+
+    def test_each_suite_reports_to_its_own_directory(self):
+        out, rc = self.run_lane([("first", "print", "-")],
+                                "SANITIZER_REPORTS=@TMP@/reports\n"
+                                "export ASAN_OPTIONS=halt_on_error=1 TSAN_OPTIONS=log_path=/own/tsan")
+        self.assertEqual(rc, 0)
+        self.assertIn("ENV ASAN_OPTIONS=halt_on_error=1:log_path=@TMP@/reports/first/asan", out)
+        self.assertIn("ENV UBSAN_OPTIONS=log_path=@TMP@/reports/first/ubsan", out)
+        self.assertIn("ENV TSAN_OPTIONS=log_path=/own/tsan", out)  # a harness's own path is kept
+        self.assertIn("ENV PLACARD_SANITIZER_REPORTS=@TMP@/reports/first", out)
+
+    def test_nothing_set_without_a_sanitizer_build(self):
+        out, rc = self.run_lane([("plain", "print", "-")], "")
+        self.assertEqual(rc, 0)
+        for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS", "PLACARD_SANITIZER_REPORTS"):
+            self.assertIn("ENV %s=\n" % var, out)
+        self.assertEqual(self.tail(out), ["1 passed, 0 failed"])
+
+
 if __name__ == "__main__":
     sys.exit(unittest_summary.run())
