@@ -40,7 +40,8 @@ from http_client import (  # noqa: E402,F401
     BROWSER_ACCEPT, HTTP_TIMEOUT, JSON_CT, header_tokens, http_request, settle, wait_until)
 from stack_driver import (  # noqa: E402,F401
     ROOT, SANITIZER_PATTERNS, STACK_ENV, TEST_CONF, Stack, StackError, _bindable, _db_port,
-    free_port, keep_sanitizer_report, log, placard_tokens, prefixed, set_stack, with_timeout_handler)
+    free_port, keep_sanitizer_report, log, placard_tokens, prefixed, sanitizer_env, set_stack,
+    with_timeout_handler)
 
 _RUN_STATE = ("_current", "run_options", "BASE_PATH")
 

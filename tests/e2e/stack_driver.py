@@ -41,6 +41,12 @@ def keep_sanitizer_report(path, source):
             shutil.copyfile(path, os.path.join(reports, "%s-%s" % (source, os.path.basename(path))))
 
 
+def sanitizer_env():
+    """This run's sanitizer options (with make test's log_path on a sanitizer build), for a worker
+    a test starts with an environment of its own: its reports go where the suite's go."""
+    return {k: v for k, v in os.environ.items() if k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS")}
+
+
 # Sanitizer reports in the worker's output or log files fail the run.
 SANITIZER_PATTERNS = (
     "ERROR: AddressSanitizer",

@@ -125,9 +125,7 @@ class CgiModeTests(H.StackTestCase):
             env["CONTENT_LENGTH"] = str(len(body))
         if content_type:
             env["CONTENT_TYPE"] = content_type
-        for name in ("ASAN_OPTIONS", "UBSAN_OPTIONS"):
-            if name in os.environ:
-                env[name] = os.environ[name]
+        env.update(H.sanitizer_env())
         proc = subprocess.run([os.path.join(H.ROOT, self.stack.build, "placard.fcgi")],
                               input=body, env=env, capture_output=True, timeout=30)
         return proc
@@ -319,7 +317,7 @@ class CgiModeTests(H.StackTestCase):
         worker = subprocess.Popen(
             [os.path.join(H.ROOT, self.stack.build, "placard.fcgi"), "--bench-echo",
              "--listen", "unix:" + path, "--threads", "2"],
-            env={"PATH": "/usr/bin:/bin"}, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            env={"PATH": "/usr/bin:/bin", **H.sanitizer_env()}, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE)
         try:
             self.assertTrue(H.wait_until(lambda: _listening(path), timeout=10),
@@ -348,7 +346,7 @@ class CgiModeTests(H.StackTestCase):
         def echo(*extra):
             return subprocess.Popen([binary, "--bench-echo", "--listen", "unix:" + path,
                                      "--threads", "2"] + list(extra),
-                                    env={"PATH": "/usr/bin:/bin"}, stdin=subprocess.DEVNULL,
+                                    env={"PATH": "/usr/bin:/bin", **H.sanitizer_env()}, stdin=subprocess.DEVNULL,
                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
         def answers():
@@ -434,7 +432,7 @@ class CgiModeTests(H.StackTestCase):
         # --threads, --processes and PLACARD_THREADS are numbers and nothing else, in range:
         # "8x" is refused (std::stoi read it as 8), as are 0, 257 and an empty value.
         binary = os.path.join(H.ROOT, self.stack.build, "placard.fcgi")
-        env = {"PATH": "/usr/bin:/bin", "PLACARD_CONFIG": self.config}
+        env = {"PATH": "/usr/bin:/bin", "PLACARD_CONFIG": self.config, **H.sanitizer_env()}
         cases = [(["--threads", "8x"], {}, b"--threads must be a number from 1 to 256"),
                  (["--threads", "0"], {}, b"--threads must be a number from 1 to 256"),
                  (["--processes", "65"], {}, b"--processes must be a number from 1 to 64"),
