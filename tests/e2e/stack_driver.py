@@ -33,8 +33,8 @@ import placard_tokens  # noqa: E402
 def keep_sanitizer_report(path, source):
     """Under make test on a sanitizer build (scripts/test-lanes.sh sets PLACARD_SANITIZER_REPORTS):
     a log with a sanitizer report is copied where the suite's reports go, which fails the suite
-    whatever the suite itself checks. For workers the sanitizer options cannot reach (mod_fcgid
-    and suEXEC pass on only the variables they are told to), whose reports land in a log."""
+    whatever the suite itself checks. For workers the sanitizer options cannot reach (mod_fcgid,
+    CGI and suEXEC pass on only the variables they are told to), whose reports land in a log."""
     reports = os.environ.get("PLACARD_SANITIZER_REPORTS")
     if reports and os.path.isdir(reports):
         with contextlib.suppress(OSError):
