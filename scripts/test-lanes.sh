@@ -54,7 +54,8 @@ suite() {
 # browser test's stack. A report found in DIR after the suite counts one failure for it, its
 # first lines in the suite's log. PLACARD_SANITIZER_REPORTS names DIR for a suite whose worker
 # the options cannot reach (suEXEC clears the environment): it copies that worker's log there.
-SANITIZER_PATTERN='ERROR: AddressSanitizer|ERROR: LeakSanitizer|WARNING: ThreadSanitizer|runtime error:|SUMMARY: UndefinedBehaviorSanitizer'
+# The markers of a report, one fixed string a line (the e2e harness reads the same file).
+SANITIZER_MARKERS="$(dirname "${BASH_SOURCE[0]}")/../tests/sanitizer-report-markers.txt"
 reports_to() {
   local var name
   for var in ASAN_OPTIONS UBSAN_OPTIONS TSAN_OPTIONS; do
@@ -70,10 +71,10 @@ reports_to() {
 sanitizer_found() {
   local file found=1
   while IFS= read -r -d '' file; do
-    grep -Eq "$SANITIZER_PATTERN" "$file" || continue
+    grep -Fq -f "$SANITIZER_MARKERS" "$file" || continue
     found=0
     printf 'PROBLEM: sanitizer report in %s\n' "$RESULTS/sanitizer/${file#"$SANITIZER_REPORTS"/}"
-    grep -E -m 1 -A 40 "$SANITIZER_PATTERN" "$file" | cut -c1-400 | sed 's/^/  | /'
+    grep -F -m 1 -A 40 -f "$SANITIZER_MARKERS" "$file" | cut -c1-400 | sed 's/^/  | /'
   done < <(find "$1" -type f -print0 2>/dev/null | sort -z)
   return $found
 }

@@ -32,8 +32,8 @@ import placard_tokens  # noqa: E402
 
 def keep_sanitizer_report(path, source):
     """Under make test on a sanitizer build (scripts/test-lanes.sh sets PLACARD_SANITIZER_REPORTS):
-    a log with a sanitizer report is copied where the suite's reports go, which fails the suite
-    whatever the suite itself checks. For workers the sanitizer options cannot reach (mod_fcgid,
+    a log that may hold a sanitizer report is copied where the suite's reports go; a report in it
+    fails the suite, whatever the suite itself checks. For workers the sanitizer options cannot reach (mod_fcgid,
     CGI and suEXEC pass on only the variables they are told to), whose reports land in a log."""
     reports = os.environ.get("PLACARD_SANITIZER_REPORTS")
     if reports and os.path.isdir(reports):
@@ -47,14 +47,10 @@ def sanitizer_env():
     return {k: v for k, v in os.environ.items() if k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS")}
 
 
-# Sanitizer reports in the worker's output or log files fail the run.
-SANITIZER_PATTERNS = (
-    "ERROR: AddressSanitizer",
-    "ERROR: LeakSanitizer",
-    "WARNING: ThreadSanitizer",
-    "runtime error:",
-    "SUMMARY: UndefinedBehaviorSanitizer",
-)
+# Sanitizer reports in the worker's output or log files fail the run. The markers, one fixed
+# string a line, are also what scripts/test-lanes.sh looks for in a suite's reports.
+with open(os.path.join(ROOT, "tests", "sanitizer-report-markers.txt")) as _f:
+    SANITIZER_PATTERNS = tuple(line.rstrip("\n") for line in _f if line.strip())
 
 
 def log(msg):

@@ -32,36 +32,52 @@ FAKE = textwrap.dedent("""\
 """)
 
 
+def run_lane(program, calls, prelude=""):
+    """scripts/test-lanes.sh with one lane of `calls` (suite lines, where @PROG@ is `program`,
+    written to a file for the run, and @TMP@ the run's directory) after the shell lines of
+    `prelude`, in a plain build's environment: under make test SANITIZE=..., the outer suite has
+    set the sanitizer options, which a case sets itself when it needs them. Gives the run's
+    output (its directory written @TMP@) and its exit status."""
+    with tempfile.TemporaryDirectory() as tmp:
+        prog = os.path.join(tmp, "suite.py")
+        with open(prog, "w") as f:
+            f.write(program)
+        script = textwrap.dedent("""\
+            set -uo pipefail
+            cd %s
+            RESULTS=@TMP@/results
+            mkdir -p "$RESULTS" @TMP@/reports
+            RUN_STARTED=$(date +%%s)
+            source scripts/test-lanes.sh
+            %s
+            lane_1() {
+            %s
+            }
+            run_lanes lane_1
+            print_table
+        """) % (ROOT, prelude, calls)
+        env = {k: v for k, v in os.environ.items() if k not in (
+            "ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS", "PLACARD_SANITIZER_REPORTS", "SANITIZER_REPORTS")}
+        run = subprocess.run(["bash", "-c", script.replace("@PROG@", prog).replace("@TMP@", tmp)],
+                             capture_output=True, text=True, timeout=120, env=env)
+        return run.stdout.replace(tmp, "@TMP@"), run.returncode
+
+
+def tail(out):
+    """The lines after the table's load line."""
+    lines = out.rstrip("\n").split("\n")
+    at = max(i for i, line in enumerate(lines) if line.startswith("load average at the end"))
+    return lines[at + 1:]
+
+
 class TestLanes(unittest.TestCase):
     def run_lane(self, suites):
         """suites: (name, seconds, lines, exit code, passed, failed); the run's output, exit."""
-        with tempfile.TemporaryDirectory() as tmp:
-            fake = os.path.join(tmp, "fake.py")
-            with open(fake, "w") as f:
-                f.write(FAKE)
-            calls = "\n".join("  suite %s %d python3 %s '%s' %d %d %d" % (n, s, fake, lines, rc, p, f)
-                              for n, s, lines, rc, p, f in suites)
-            script = textwrap.dedent("""\
-                set -uo pipefail
-                cd %s
-                RESULTS=%s/results
-                mkdir -p "$RESULTS"
-                RUN_STARTED=$(date +%%s)
-                source scripts/test-lanes.sh
-                lane_1() {
-                %s
-                }
-                run_lanes lane_1
-                print_table
-            """) % (ROOT, tmp, calls)
-            run = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=120)
-        return run.stdout, run.returncode
+        return run_lane(FAKE, "\n".join("  suite %s %d python3 @PROG@ '%s' %d %d %d" % suite
+                                         for suite in suites))
 
     def tail(self, out):
-        """The lines after the table's load line."""
-        lines = out.rstrip("\n").split("\n")
-        at = max(i for i, line in enumerate(lines) if line.startswith("load average at the end"))
-        return lines[at + 1:]
+        return tail(out)
 
     def test_failed_checks_named_above_the_last_line(self):
         detail = "x" * 600
@@ -128,37 +144,11 @@ class TestSanitizerReports(unittest.TestCase):
 
     def run_lane(self, suites, prelude):
         """suites: (name, what, text) for REPORTER; prelude: shell lines before the lane."""
-        with tempfile.TemporaryDirectory() as tmp:
-            reporter = os.path.join(tmp, "reporter.py")
-            with open(reporter, "w") as f:
-                f.write(REPORTER)
-            calls = "\n".join("  suite %s 30 python3 %s %s '%s'" % (n, reporter, what, text)
-                              for n, what, text in suites)
-            script = textwrap.dedent("""\
-                set -uo pipefail
-                cd %s
-                RESULTS=%s/results
-                mkdir -p "$RESULTS" %s/reports
-                RUN_STARTED=$(date +%%s)
-                source scripts/test-lanes.sh
-                %s
-                lane_1() {
-                %s
-                }
-                run_lanes lane_1
-                print_table
-            """) % (ROOT, tmp, tmp, prelude.replace("@TMP@", tmp), calls)
-            # As on a plain build, whatever runs this test (under make test SANITIZE=..., the
-            # outer suite has set these): the prelude sets what a case needs.
-            env = {k: v for k, v in os.environ.items() if k not in (
-                "ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS", "PLACARD_SANITIZER_REPORTS", "SANITIZER_REPORTS")}
-            run = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=120, env=env)
-            return run.stdout.replace(tmp, "@TMP@"), run.returncode
+        return run_lane(REPORTER, "\n".join("  suite %s 30 python3 @PROG@ %s '%s'" % suite
+                                             for suite in suites), prelude)
 
     def tail(self, out):
-        lines = out.rstrip("\n").split("\n")
-        at = max(i for i, line in enumerate(lines) if line.startswith("load average at the end"))
-        return lines[at + 1:]
+        return tail(out)
 
     def test_a_report_fails_its_suite_and_is_named(self):
         out, rc = self.run_lane([("clean", "report", "==1==WARNING: not a sanitizer report"),
