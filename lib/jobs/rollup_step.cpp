@@ -114,7 +114,12 @@ void RollupJob::run_pass(MysqlSession& session) {
     // No settings yet (no snapshot): wait, rather than count rows nobody judged.
     const auto limits = limits_();
     if (!limits) return;
-    const auto pass = roll_up_events(session, RollupOptions{}, *limits);
+    const RollupOptions options;
+    // Most passes of an idle site find nothing: they ask first, and take no lock, write no lease.
+    const bool idle = session.run(true, [&options](MysqlSession& s) {
+      return !any_settled_rows(s, {kImpressions, kClicks, kIgnored}, options.settle);
+    });
+    const auto pass = idle ? RollupPass{.ran = true} : roll_up_events(session, options, *limits);
     if (failing_ && report_) report_("rollups: counting again");
     failing_ = false;
     const auto now = std::chrono::steady_clock::now();

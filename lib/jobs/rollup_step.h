@@ -51,7 +51,11 @@ RollupPass roll_up_events(MysqlSession& session, const RollupOptions& options,
 RollupPass roll_up_backlog(MysqlSession& session, const RateLimits& limits,
                            std::chrono::milliseconds budget);
 
-// Each worker's rollup step: a pass every `interval` (a second by default).
+// Each worker's rollup step: a pass every `interval` (a second by default). A pass first asks
+// whether any raw table has a settled row (any_settled_rows, settled_span.h: two reads) and
+// takes the lock only then, so an idle site's passes write nothing (no lease row every second,
+// hence no fsync, binary log entry or Galera write set); `placardctl rollup` takes the lock on
+// every run, as its exit status says whether another runner is at it.
 class RollupJob {
  public:
   using Report = std::function<void(const std::string&)>;

@@ -1,5 +1,6 @@
 #include "lib/jobs/settled_span.h"
 
+#include <map>
 #include <string>
 
 #include "lib/db/transaction.h"
@@ -56,6 +57,33 @@ std::optional<SettledSpan> settled_span(MysqlSession& s, const RawTable& t,
   }
   tx.commit();
   return span;
+}
+
+bool any_settled_rows(MysqlSession& s, std::initializer_list<RawTable> tables,
+                      std::chrono::milliseconds settle) {
+  std::map<std::string, std::uint64_t> last;
+  {
+    const auto rs = query(s.prepared("SELECT name, last_id FROM rollup_progress"));
+    while (rs->next()) last[rs->getString(1).asStdString()] = rs->getUInt64(2);
+  }
+  // By the primary key: the time index would walk every counted row before the first new one.
+  std::string sql = "SELECT ";
+  for (const auto& t : tables) {
+    if (sql.size() > 7) sql += " OR ";
+    sql.append("EXISTS(SELECT 1 FROM ")
+        .append(t.name)
+        .append(" FORCE INDEX (PRIMARY) WHERE id > ? AND ");
+    sql.append(t.time_column).append(" < UTC_TIMESTAMP(3) - INTERVAL ? MICROSECOND)");
+  }
+  auto& st = s.prepared(sql);
+  int i = 0;
+  for (const auto& t : tables) {
+    const auto found = last.find(t.name);
+    st.setUInt64(++i, found == last.end() ? 0 : found->second);
+    st.setInt64(++i, static_cast<std::int64_t>(settle.count()) * 1000);
+  }
+  const auto rs = query(st);
+  return rs->next() && rs->getInt(1) != 0;
 }
 
 }  // namespace placard::db

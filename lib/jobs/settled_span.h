@@ -2,6 +2,7 @@
 // Only lib/jobs/*.cpp include this header (it needs mysql_session.h).
 #include <chrono>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -36,5 +37,13 @@ class UncommittedInsert : public std::runtime_error {
 std::optional<SettledSpan> settled_span(MysqlSession& s, const RawTable& t,
                                         std::chrono::milliseconds settle, std::uint64_t max_rows,
                                         std::chrono::seconds wait);
+
+// Whether any of `tables` has a row at least `settle` old above its rollup_progress: what
+// settled_span would find, asked with two plain reads and no lock, so that a pass with nothing to
+// count takes no named lock and writes no lease (an idle database sees no write, no fsync and no
+// binary log entry from the rollups). A row that settles just after the answer waits for the next
+// pass, as it would have today.
+bool any_settled_rows(MysqlSession& s, std::initializer_list<RawTable> tables,
+                      std::chrono::milliseconds settle);
 
 }  // namespace placard::db

@@ -16,7 +16,8 @@ namespace placard::db {
 // can still add to): the newest month not yet complete first, a day per transaction (its rows
 // added to the month's, its totals to stats_months), for up to `budget`; a month whose added
 // days' totals changed since (an event counted late) is cleared and built again. One builder at
-// a time on all hosts (named lock). Returns the number of days added (or months cleared).
+// a time on all hosts (named lock), taken only when a month is found to need it (so an idle pass
+// writes no lease). Returns the number of days added (or months cleared).
 int build_months(MysqlSession& session, std::int64_t sealed_until_day,
                  std::chrono::milliseconds budget);
 

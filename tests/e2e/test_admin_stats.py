@@ -355,6 +355,72 @@ class LateCommitTests(H.E2ETestCase):
                                      timeout=5), "no report that counting goes on")
 
 
+class IdleDatabaseTests(H.E2ETestCase):
+    """With nothing to count, the workers' rollup and monthly passes only read: no named lock, no
+    job_leases row written and deleted every second (on a primary with a binary log that was four
+    transactions a second per host, idle; on Galera four write sets). Then an event arrives and
+    is counted within the contract's 5 s, through the lock as before."""
+
+    WINDOW_S = 3.5  # three passes and more of every worker
+    # The general log shows a prepared statement as prepared (with ?): the passes' own statements
+    # are told apart by their connection, the one that reads rollup_progress (the retention job,
+    # which may run in the window, has a connection of its own).
+    PASSES = ("thread_id IN (SELECT thread_id FROM mysql.general_log WHERE argument LIKE "
+              "'SELECT %last_id FROM rollup_progress%')")
+    LOCKS = "(argument LIKE '%GET_LOCK%' OR argument LIKE '%job_leases%')"
+    WRITES = ("argument RLIKE '^[[:space:]]*(INSERT|UPDATE|DELETE|REPLACE)' AND argument RLIKE "
+              "'rollup_progress|rate_limit_state|stats_'")
+
+    def general_log(self, on):
+        H.db("SET GLOBAL general_log = %d" % (1 if on else 0))
+
+    def logged(self, where):
+        return H.db("SELECT thread_id, argument FROM mysql.general_log WHERE command_type IN "
+                    "('Query', 'Prepare', 'Execute') AND argument NOT LIKE '%%general_log%%' AND "
+                    + where)
+
+    def idle_window(self):
+        """The passes' statements over WINDOW_S seconds; None when a month was built meanwhile
+        (a day seals at midnight UTC: then the lock is rightly taken)."""
+        months = "CHECKSUM TABLE stats_months"
+        progress = H.db("SELECT name, last_id FROM rollup_progress ORDER BY name")
+        before = H.db(months)
+        H.db("TRUNCATE TABLE mysql.general_log")
+        self.general_log(True)
+        time.sleep(self.WINDOW_S)
+        self.general_log(False)
+        self.assertEqual(H.db("SELECT name, last_id FROM rollup_progress ORDER BY name"), progress,
+                         "an event came in during the idle window: the test did not test")
+        if H.db(months) != before:
+            return None
+        return self.logged(self.PASSES)
+
+    def test_an_idle_pass_takes_no_lock_and_writes_nothing(self):
+        counted = ("SELECT (SELECT COALESCE(MAX(id), 0) FROM %s) <= (SELECT last_id FROM "
+                   "rollup_progress WHERE name = '%s')")
+        everything = " AND ".join("(%s)" % (counted % (t, t))
+                                  for t in ("impressions", "clicks", "ignored_events"))
+        self.assertTrue(H.wait_until(lambda: H.db("SELECT " + everything) == [["1"]], timeout=5),
+                        "events from earlier tests still uncounted")
+        output = H.db("SELECT @@global.log_output")[0][0]
+        self.addCleanup(H.db, "SET GLOBAL log_output = '%s'" % output)
+        self.addCleanup(self.general_log, False)
+        H.db("SET GLOBAL log_output = 'TABLE'")
+        passes = self.idle_window() or self.idle_window()
+        self.assertIsNotNone(passes, "the monthly rollups changed in two windows running")
+        reads = [p for p in passes if "FROM rollup_progress" in p[1]]
+        self.assertGreaterEqual(len(reads), 3, "the workers' rollup passes did not run")
+        self.assertEqual(self.logged(self.PASSES + " AND " + self.LOCKS), [],
+                         "an idle pass took a named lock or a lease")
+        self.assertEqual(self.logged(self.PASSES + " AND " + self.WRITES), [],
+                         "an idle pass wrote")
+        # An event now: counted within 5 s, the lock taken for it.
+        offer = H.query_offers(limit=1)[0]
+        st, _, body = H.impression(offer["impressionToken"])
+        self.assertEqual((st, json.loads(body)["status"]), (200, "recorded"))
+        wait_rolled_up(self)
+
+
 class MonthlyRollupTests(H.E2ETestCase):
     """Reports over whole months read stats_monthly, which the rollup job builds once a month is
     sealed and rebuilds when its daily totals change (sql/0009_stats_monthly.sql)."""
