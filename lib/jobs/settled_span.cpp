@@ -68,8 +68,9 @@ bool any_settled_rows(MysqlSession& s, std::initializer_list<RawTable> tables,
   }
   // By the primary key: the time index would walk every counted row before the first new one.
   std::string sql = "SELECT ";
-  for (const auto& t : tables) {
-    if (sql.size() > 7) sql += " OR ";
+  for (bool first = true; const auto& t : tables) {
+    if (!first) sql += " OR ";
+    first = false;
     sql.append("EXISTS(SELECT 1 FROM ")
         .append(t.name)
         .append(" FORCE INDEX (PRIMARY) WHERE id > ? AND ");

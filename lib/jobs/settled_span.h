@@ -42,7 +42,7 @@ std::optional<SettledSpan> settled_span(MysqlSession& s, const RawTable& t,
 // settled_span would find, asked with two plain reads and no lock, so that a pass with nothing to
 // count takes no named lock and writes no lease (an idle database sees no write, no fsync and no
 // binary log entry from the rollups). A row that settles just after the answer waits for the next
-// pass, as it would have today.
+// pass, as one that settles just after the settle query does.
 bool any_settled_rows(MysqlSession& s, std::initializer_list<RawTable> tables,
                       std::chrono::milliseconds settle);
 
