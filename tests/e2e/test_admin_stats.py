@@ -376,7 +376,7 @@ class IdleDatabaseTests(H.E2ETestCase):
 
     def logged(self, where):
         return H.db("SELECT thread_id, argument FROM mysql.general_log WHERE command_type IN "
-                    "('Query', 'Prepare', 'Execute') AND argument NOT LIKE '%%general_log%%' AND "
+                    "('Query', 'Prepare', 'Execute') AND argument NOT LIKE '%general_log%' AND "
                     + where)
 
     def idle_window(self):
@@ -414,7 +414,7 @@ class IdleDatabaseTests(H.E2ETestCase):
                          "an idle pass took a named lock or a lease")
         self.assertEqual(self.logged(self.PASSES + " AND " + self.WRITES), [],
                          "an idle pass wrote")
-        # An event now: counted within 5 s, the lock taken for it.
+        # An event now: the next pass finds it, takes the lock and counts it within 5 s.
         offer = H.query_offers(limit=1)[0]
         st, _, body = H.impression(offer["impressionToken"])
         self.assertEqual((st, json.loads(body)["status"]), (200, "recorded"))
