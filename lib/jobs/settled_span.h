@@ -39,10 +39,9 @@ std::optional<SettledSpan> settled_span(MysqlSession& s, const RawTable& t,
                                         std::chrono::seconds wait);
 
 // Whether any of `tables` has a row at least `settle` old above its rollup_progress: what
-// settled_span would find, asked with two plain reads and no lock, so that a pass with nothing to
-// count takes no named lock and writes no lease (an idle database sees no write, no fsync and no
-// binary log entry from the rollups). A row that settles just after the answer waits for the next
-// pass, as one that settles just after the settle query does.
+// settled_span would find, asked with two plain reads and no lock (RollupJob asks it before it
+// locks, rollup_step.h). A row that settles just after the answer waits for the next pass, as one
+// that settles just after the settle query does.
 bool any_settled_rows(MysqlSession& s, std::initializer_list<RawTable> tables,
                       std::chrono::milliseconds settle);
 

@@ -61,20 +61,19 @@ def ctr(impressions, clicks):
     return clicks / impressions if impressions else 0
 
 
-def rolled_up():
-    """True when the rollup step has counted every raw impression and click recorded so far."""
-    rows = H.db("SELECT (SELECT COALESCE(MAX(id), 0) FROM impressions) <= "
-                "(SELECT last_id FROM rollup_progress WHERE name = 'impressions') AND "
-                "(SELECT COALESCE(MAX(id), 0) FROM clicks) <= "
-                "(SELECT last_id FROM rollup_progress WHERE name = 'clicks')")
+def rolled_up(tables=("impressions", "clicks")):
+    """True when the rollup step has counted every raw row of `tables` recorded so far."""
+    rows = H.db("SELECT " + " AND ".join(
+        "(SELECT COALESCE(MAX(id), 0) FROM %s) <= (SELECT last_id FROM rollup_progress WHERE "
+        "name = '%s')" % (t, t) for t in tables))
     return rows == [["1"]]
 
 
-def wait_rolled_up(test, timeout=5.0):
+def wait_rolled_up(test, timeout=5.0, tables=("impressions", "clicks")):
     """Events show in the statistics within 5 seconds (contract 6.1): the workers' rollup step
     counts them every second."""
     t0 = time.monotonic()
-    test.assertTrue(H.wait_until(rolled_up, timeout=timeout, interval=0.1),
+    test.assertTrue(H.wait_until(lambda: rolled_up(tables), timeout=timeout, interval=0.1),
                     "the rollup step did not count the events within %.0f s" % timeout)
     return time.monotonic() - t0
 
@@ -396,12 +395,8 @@ class IdleDatabaseTests(H.E2ETestCase):
         return self.logged(self.PASSES)
 
     def test_an_idle_pass_takes_no_lock_and_writes_nothing(self):
-        counted = ("SELECT (SELECT COALESCE(MAX(id), 0) FROM %s) <= (SELECT last_id FROM "
-                   "rollup_progress WHERE name = '%s')")
-        everything = " AND ".join("(%s)" % (counted % (t, t))
-                                  for t in ("impressions", "clicks", "ignored_events"))
-        self.assertTrue(H.wait_until(lambda: H.db("SELECT " + everything) == [["1"]], timeout=5),
-                        "events from earlier tests still uncounted")
+        # Every event of the earlier tests counted: the window starts idle.
+        wait_rolled_up(self, tables=("impressions", "clicks", "ignored_events"))
         output = H.db("SELECT @@global.log_output")[0][0]
         self.addCleanup(H.db, "SET GLOBAL log_output = '%s'" % output)
         self.addCleanup(self.general_log, False)
