@@ -11,8 +11,10 @@ BackgroundJobs::BackgroundJobs(const config::ServerConfig& cfg, const db::Connec
                                const catalog::SnapshotHolder& holder, network::SyncJob& sync_job,
                                const Report& report) {
   if (cfg.background_jobs != "workers") return;
+  db::RollupOptions rollup;
+  rollup.late_after = std::chrono::seconds(cfg.rollup_late_check_seconds);
   rollups_.emplace(
-      params, std::chrono::seconds(1),
+      params, std::chrono::seconds(1), rollup,
       [&holder]() -> std::optional<db::RateLimits> {
         const auto snap = holder.get();
         if (!snap) return std::nullopt;

@@ -33,15 +33,19 @@ int cmd_rollup(const Context& ctx, const Argv& argv) {
   db::init_driver();
   db::MysqlSession session(db::admin_params(cfg));
   const auto settings = stored_settings(session);
-  const auto pass =
-      db::roll_up_backlog(session, api::rate_limits(settings), std::chrono::seconds(*seconds));
+  db::RollupOptions options;
+  options.late_after = std::chrono::seconds(cfg.rollup_late_check_seconds);
+  const auto pass = db::roll_up_backlog(session, options, api::rate_limits(settings),
+                                        std::chrono::seconds(*seconds));
   if (!pass.ran) {
     std::cout << "another rollup runner is at it; nothing done\n";
     return 3;
   }
   db::record_background_run(session, "rollup", true, "placardctl");
   std::cout << "counted " << pass.impressions << " impressions, " << pass.clicks << " clicks, "
-            << pass.ignored << " ignored events\n";
+            << pass.ignored << " ignored events";
+  if (pass.late > 0) std::cout << "; " << pass.late << " of earlier spans, late commits";
+  std::cout << "\n";
   return 0;
 }
 

@@ -81,6 +81,9 @@ struct ServerConfig {
   // How often each worker deletes raw events past their retention (0: never; the first pass
   // runs shortly after start). One pass at a time across hosts (a database lock).
   int retention_interval_seconds = 600;
+  // How old a span the rollup counted is when it is looked at again for rows that appeared in it
+  // since (late commits: lib/jobs/late_rows.h); longer than the database's longest commit pause.
+  int rollup_late_check_seconds = 60;
   // Who runs the background work (rollups, retention, scheduled syncs): "workers" (each worker
   // process, one at a time across hosts) or "cron" (only placardctl rollup / retention run /
   // sync --due, for hosts whose web server reaps idle workers: mod_fcgid on shared hosting).

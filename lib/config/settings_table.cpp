@@ -183,6 +183,7 @@ std::vector<Setting> make_settings() {
       init(text<&C::sql_dir>("sql_dir")),
       integer<&C::catalog_poll_ms>("catalog.poll_ms", 10, 60000),
       integer<&C::retention_interval_seconds>("retention.interval_seconds", 0, 7LL * 86400),
+      integer<&C::rollup_late_check_seconds>("rollup.late_check_seconds", 1, 86400),
       choice<&C::background_jobs>(
           "background_jobs", {"workers", "cron"},
           "# workers: each worker runs rollups, retention and scheduled syncs; cron: only\n"

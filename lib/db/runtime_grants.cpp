@@ -78,6 +78,7 @@ std::set<std::string> runtime_privileges(const std::string& table) {
       {"sync_runs", {"SELECT", "INSERT", "UPDATE"}},  // the run history is kept
       {"network_categories", {"SELECT", "INSERT", "UPDATE"}},  // seen categories are kept
       {"ignored_events", {"SELECT", "INSERT", "DELETE"}},      // written once, removed by retention
+      {"rollup_spans", {"SELECT", "INSERT", "DELETE"}},        // written once, removed when checked
   };
   const auto it = kNarrower.find(table);
   if (it != kNarrower.end()) return it->second;

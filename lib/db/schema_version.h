@@ -10,7 +10,7 @@ namespace placard::db {
 // The newest migration (sql/NNNN_*.sql) this build's queries need. Raise it with every new
 // migration file: a unit test (tests/unit/test_schema_version.cpp) fails while it differs from
 // the highest number under sql/.
-inline constexpr int kRequiredSchemaVersion = 15;
+inline constexpr int kRequiredSchemaVersion = 16;
 
 // The highest migration recorded in schema_migrations (0 when none); nullopt when the database
 // cannot be asked (unreachable, or no schema_migrations table yet).

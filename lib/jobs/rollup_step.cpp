@@ -1,15 +1,15 @@
 #include "lib/jobs/rollup_step.h"
 
 #include <algorithm>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "lib/db/named_lock.h"
 #include "lib/db/transaction.h"
+#include "lib/jobs/late_rows.h"
 #include "lib/jobs/limit_judging.h"
 #include "lib/jobs/raw_events.h"
-#include "lib/jobs/rollup_counts.h"
+#include "lib/jobs/rollup_write.h"
 #include "lib/jobs/settled_span.h"
 #include "lib/stats/stats_months.h"
 #include "lib/stats/stats_range.h"
@@ -19,14 +19,6 @@
 namespace placard::db {
 
 namespace {
-
-// Counts the rows into the rollups: a few multi-row upserts (rollup_counts.h).
-void add_rows(MysqlSession& s, const std::vector<NewRow>& rows) {
-  RollupCounts counts;
-  for (const auto& r : rows) counts.add(r.event);
-  const std::unique_ptr<sql::Statement> st(s.connection().createStatement());
-  for (const auto& sql : counts.statements()) st->executeUpdate(sql);
-}
 
 std::uint64_t roll_up_table(MysqlSession& s, const RawTable& t, const RollupOptions& o,
                             const std::vector<RateWindow>* windows) {
@@ -51,7 +43,8 @@ std::uint64_t roll_up_table(MysqlSession& s, const RawTable& t, const RollupOpti
       forget_limit_state(s, t);
     }
   }
-  add_rows(s, rows);
+  add_to_rollups(s, rows);
+  record_span(s, t, last, upto, rows);
   auto& move = s.prepared(
       "UPDATE rollup_progress SET last_id = ?, rolled_at = UTC_TIMESTAMP(3) WHERE name = ?");
   move.setUInt64(1, upto);
@@ -74,23 +67,27 @@ RollupPass roll_up_events(MysqlSession& session, const RollupOptions& options,
     pass.impressions = roll_up_table(s, kImpressions, options, &limits.impressions);
     pass.clicks = roll_up_table(s, kClicks, options, &limits.clicks);
     pass.ignored = roll_up_table(s, kIgnored, options, nullptr);
+    for (const auto& t : {kImpressions, kClicks, kIgnored}) {
+      pass.late += count_late_rows(s, t, options.late_after);
+    }
     return pass;
   });
 }
 
-RollupJob::RollupJob(ConnectionParams params, std::chrono::milliseconds interval, Limits limits,
-                     Report report)
-    : limits_(std::move(limits)),
+RollupJob::RollupJob(ConnectionParams params, std::chrono::milliseconds interval,
+                     RollupOptions options, Limits limits, Report report)
+    : options_(options),
+      limits_(std::move(limits)),
       report_(std::move(report)),
       job_(std::move(params), interval, interval,
            [this](MysqlSession& session) { run_pass(session); }) {}
 
-RollupPass roll_up_backlog(MysqlSession& session, const RateLimits& limits,
-                           std::chrono::milliseconds budget) {
+RollupPass roll_up_backlog(MysqlSession& session, const RollupOptions& options,
+                           const RateLimits& limits, std::chrono::milliseconds budget) {
   const auto deadline = std::chrono::steady_clock::now() + budget;
   RollupPass total;
   for (bool first = true;; first = false) {
-    const auto pass = roll_up_events(session, RollupOptions{}, limits);
+    const auto pass = roll_up_events(session, options, limits);
     if (!pass.ran) {
       if (first) return total;
       break;
@@ -99,6 +96,7 @@ RollupPass roll_up_backlog(MysqlSession& session, const RateLimits& limits,
     total.impressions += pass.impressions;
     total.clicks += pass.clicks;
     total.ignored += pass.ignored;
+    total.late += pass.late;
     if (pass.impressions + pass.clicks + pass.ignored == 0) break;
     if (std::chrono::steady_clock::now() >= deadline) break;
   }
@@ -114,14 +112,20 @@ void RollupJob::run_pass(MysqlSession& session) {
     // No settings yet (no snapshot): wait, rather than count rows nobody judged.
     const auto limits = limits_();
     if (!limits) return;
-    const RollupOptions options;
     // Most passes of an idle site find nothing: they ask first, and take no lock, write no lease.
-    const bool idle = session.run(true, [&options](MysqlSession& s) {
-      return !any_settled_rows(s, {kImpressions, kClicks, kIgnored}, options.settle);
+    const bool idle = session.run(true, [this](MysqlSession& s) {
+      return !any_settled_rows(s, {kImpressions, kClicks, kIgnored}, options_.settle) &&
+             !late_rows_due(s, {kImpressions, kClicks, kIgnored}, options_.late_after,
+                            complete_spans_);
     });
-    const auto pass = idle ? RollupPass{.ran = true} : roll_up_events(session, options, *limits);
+    const auto pass = idle ? RollupPass{.ran = true} : roll_up_events(session, options_, *limits);
     if (failing_ && report_) report_("rollups: counting again");
     failing_ = false;
+    if (pass.late > 0 && report_) {
+      report_("rollups: counted " + std::to_string(pass.late) +
+              " event(s) whose rows appeared after a pass had counted past their ids (late "
+              "commits)");
+    }
     const auto now = std::chrono::steady_clock::now();
     if (pass.ran && (!recorded_ || now - *recorded_ >= std::chrono::seconds(30))) {
       record_background_run(session, "rollup", true, "worker");

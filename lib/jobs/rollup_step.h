@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
+#include <utility>
 
 #include "lib/db/mysql_session.h"
 #include "lib/jobs/periodic_job.h"
@@ -22,6 +24,9 @@ struct RollupOptions {
   // How long a pass waits for an insert among the settled rows whose transaction has not committed
   // (settled_span.h): then the pass fails, to be tried again, and counts it once it commits.
   std::chrono::seconds wait{5};
+  // How old a counted span is when it is looked at again for rows that appeared in it since
+  // (late_rows.h; the config's rollup.late_check_seconds): longer than the longest commit pause.
+  std::chrono::seconds late_after{60};
 };
 
 struct RollupPass {
@@ -29,6 +34,7 @@ struct RollupPass {
   std::uint64_t impressions = 0;  // raw rows counted
   std::uint64_t clicks = 0;
   std::uint64_t ignored = 0;  // rows of ignored_events
+  std::uint64_t late = 0;     // rows of any of them counted late (late_rows.h)
 };
 
 // One pass of the rollup step, under the named lock placard.rollup (GET_LOCK(..., 0): one at a
@@ -39,8 +45,10 @@ struct RollupPass {
 // stats_ignored_daily) and moves last_id to the highest id counted. Before counting impressions or
 // clicks it judges the per-client `limits` over the new rows, in id order (RateJudge), and marks
 // those over a limit rate_limited: being one pass at a time across every host, the limits hold
-// across workers and hosts. Reports read only the rollups; the raw rows are counted exactly once.
-// Throws DatabaseUnavailable or DatabaseError.
+// across workers and hosts. Each table's pass also keeps which ids it counted (rollup_spans), and
+// the spans counted `options.late_after` ago are looked at again for rows that appeared in them
+// since, counted then (late_rows.h). Reports read only the rollups; the raw rows are counted
+// exactly once. Throws DatabaseUnavailable or DatabaseError.
 RollupPass roll_up_events(MysqlSession& session, const RollupOptions& options,
                           const RateLimits& limits);
 
@@ -48,31 +56,35 @@ RollupPass roll_up_events(MysqlSession& session, const RollupOptions& options,
 // `budget` ran out), then the sealed days into their months: what `placardctl rollup` does from
 // cron where no worker lives between requests. Returns the rows counted; `ran` false when
 // another runner held the lock on the first pass.
-RollupPass roll_up_backlog(MysqlSession& session, const RateLimits& limits,
-                           std::chrono::milliseconds budget);
+RollupPass roll_up_backlog(MysqlSession& session, const RollupOptions& options,
+                           const RateLimits& limits, std::chrono::milliseconds budget);
 
 // Each worker's rollup step: a pass every `interval` (a second by default). A pass first asks
 // whether any raw table has a settled row (any_settled_rows, settled_span.h: two reads) and
 // takes the lock only then, so an idle site's passes write nothing (no lease row every second,
-// hence no fsync, binary log entry or Galera write set); `placardctl rollup` takes the lock on
-// every run, as its exit status says whether another runner is at it.
+// hence no fsync, binary log entry or Galera write set); the same for spans due for their late
+// look (late_rows_due: a row count each, once). `placardctl rollup` takes the lock on every run,
+// as its exit status says whether another runner is at it.
 class RollupJob {
  public:
   using Report = std::function<void(const std::string&)>;
   // The limits as the settings say now; nullopt (no settings yet): the pass waits.
   using Limits = std::function<std::optional<RateLimits>()>;
-  RollupJob(ConnectionParams params, std::chrono::milliseconds interval, Limits limits,
-            Report report);
+  RollupJob(ConnectionParams params, std::chrono::milliseconds interval, RollupOptions options,
+            Limits limits, Report report);
   void stop() { job_.stop(); }
 
  private:
   void run_pass(MysqlSession& session);
+  RollupOptions options_;
   Limits limits_;
   Report report_;
   bool failing_ = false;         // the last pass failed: report the next success once
   bool months_failing_ = false;  // the same for the monthly sums (stats_months.h)
   // background_runs is written at most every kRecordEvery per process (the dashboard's "last ran").
   std::optional<std::chrono::steady_clock::time_point> recorded_;
+  // Spans found complete by an idle pass (late_rows_due): not counted again until deleted.
+  std::set<std::pair<std::string, std::uint64_t>> complete_spans_;
   PeriodicJob job_;  // last: its thread starts after everything above is ready
 };
 

@@ -78,6 +78,15 @@ def wait_rolled_up(test, timeout=5.0, tables=("impressions", "clicks")):
     return time.monotonic() - t0
 
 
+def placardctl(*args):
+    """placardctl with the current stack's config: (exit status, stdout, stderr)."""
+    stack = H.current()
+    cmd = [os.path.join(H.ROOT, stack.build, "placardctl"), "--config", stack.path("placard.conf")]
+    env = {k: v for k, v in os.environ.items() if k != "PLACARD_CONFIG"}
+    proc = subprocess.run(cmd + list(args), capture_output=True, timeout=120, env=env)
+    return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
+
+
 # The per-client limits (test_counting.py) would keep this module's repeated events from one
 # client out of the counts: they are off while it runs.
 LIMITS_OFF = {"clickLimitPerMinute": 0, "clickLimitPer10Minutes": 0, "clickLimitPerHour": 0,
@@ -357,8 +366,13 @@ class LateCommitTests(H.E2ETestCase):
 class IdleDatabaseTests(H.E2ETestCase):
     """With nothing to count, the workers' rollup and monthly passes only read: no named lock, no
     job_leases row written and deleted every second (on a primary with a binary log that was four
-    transactions a second per host, idle; on Galera four write sets). Then an event arrives and
+    transactions a second per host, idle; on Galera four write sets), also while a counted span is
+    due for its look for late rows and has none (lib/jobs/late_rows.h). Then an event arrives and
     is counted within the contract's 5 s, through the lock as before."""
+
+    # A span counted a day ago, holding what it held then (no rows: (0, 0]), due for its look.
+    DUE_SPAN = ("INSERT INTO rollup_spans (name, hi, lo, n, ids, counted_at) VALUES "
+                "('impressions', 0, 0, 0, '', UTC_TIMESTAMP(3) - INTERVAL 1 DAY)")
 
     WINDOW_S = 3.5  # three passes of every worker, two even on a busy machine
     # The general log shows a prepared statement as prepared (with ?): the passes' own statements
@@ -401,10 +415,16 @@ class IdleDatabaseTests(H.E2ETestCase):
         self.addCleanup(H.db, "SET GLOBAL log_output = '%s'" % output)
         self.addCleanup(self.general_log, False)
         H.db("SET GLOBAL log_output = 'TABLE'")
+        H.db(self.DUE_SPAN)
+        self.addCleanup(H.db, "DELETE FROM rollup_spans WHERE name = 'impressions' AND hi = 0")
         passes = self.idle_window() or self.idle_window()
         self.assertIsNotNone(passes, "the monthly rollups changed in two windows running")
         reads = [p for p in passes if "FROM rollup_progress" in p[1]]
         self.assertGreaterEqual(len(reads), 2, "the workers' rollup passes did not run")
+        self.assertTrue([p for p in passes if "FROM rollup_spans" in p[1]],
+                        "the passes did not look for spans due")
+        self.assertEqual(H.db("SELECT n FROM rollup_spans WHERE name = 'impressions' AND hi = 0"),
+                         [["0"]], "the due span was changed or deleted without the lock")
         self.assertEqual(self.logged(self.PASSES + " AND " + self.LOCKS), [],
                          "an idle pass took a named lock or a lease")
         self.assertEqual(self.logged(self.PASSES + " AND " + self.WRITES), [],
@@ -513,13 +533,6 @@ class MonthlyRollupTests(H.E2ETestCase):
 
 
 class RetentionTests(H.E2ETestCase):
-    def ctl(self, *args):
-        stack = H.current()
-        cmd = [os.path.join(H.ROOT, stack.build, "placardctl"), "--config", stack.path("placard.conf")]
-        env = {k: v for k, v in os.environ.items() if k != "PLACARD_CONFIG"}
-        proc = subprocess.run(cmd + list(args), capture_output=True, timeout=120, env=env)
-        return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
-
     def insert_raw(self, table, time_column, age_sql, n):
         """n raw rows `age_sql` old, their nonces MD5(tag, i); returns the tag."""
         tag = secrets.token_hex(8)
@@ -549,7 +562,7 @@ class RetentionTests(H.E2ETestCase):
         new_clk = self.insert_raw("clicks", "clicked_at", "INTERVAL 89 DAY", 5)
         wait_rolled_up(self)  # retention deletes only rows already counted
         rollups = self.rollup_sums()
-        rc, out, err = self.ctl("retention", "run")
+        rc, out, err = placardctl("retention", "run")
         self.assertEqual(rc, 0, err)
         self.assertRegex(out, r"retention 90 days: deleted \d+ impressions and \d+ clicks")
         self.assertEqual(self.count("impressions", old_imp), 0)
@@ -558,7 +571,7 @@ class RetentionTests(H.E2ETestCase):
         self.assertEqual(self.count("clicks", new_clk), 5)
         self.assertEqual(self.rollup_sums(), rollups)
         # Nothing left to do: a second pass deletes nothing.
-        rc, out, _ = self.ctl("retention", "run")
+        rc, out, _ = placardctl("retention", "run")
         self.assertEqual(rc, 0)
         self.assertIn("deleted 0 impressions and 0 clicks", out)
 
@@ -571,7 +584,7 @@ class RetentionTests(H.E2ETestCase):
         two_days = self.insert_raw("impressions", "recorded_at", "INTERVAL 2 DAY", 3)
         four_days = self.insert_raw("impressions", "recorded_at", "INTERVAL 4 DAY", 3)
         wait_rolled_up(self)
-        rc, out, err = self.ctl("retention", "run")
+        rc, out, err = placardctl("retention", "run")
         self.assertEqual(rc, 0, err)
         self.assertIn("retention 3 days", out)
         self.assertEqual(self.count("impressions", two_days), 3)
@@ -598,12 +611,12 @@ class RetentionTests(H.E2ETestCase):
         time.sleep(2.5)  # two rollup periods: the step skips while the lock is held elsewhere
         self.assertEqual(H.db(held_by_holder)[0][0], "1")
         self.assertFalse(rolled_up())
-        rc, out, err = self.ctl("retention", "run")
+        rc, out, err = placardctl("retention", "run")
         self.assertEqual(rc, 0, err)
         self.assertEqual(self.count("impressions", old), 4, "retention deleted uncounted rows")
         self.end_lock_holder("placard.rollup")
         wait_rolled_up(self)
-        rc, out, err = self.ctl("retention", "run")
+        rc, out, err = placardctl("retention", "run")
         self.assertEqual(rc, 0, err)
         self.assertEqual(self.count("impressions", old), 0)
 
@@ -629,7 +642,7 @@ class RetentionTests(H.E2ETestCase):
         held = H.wait_until(lambda: H.db(
             "SELECT IS_USED_LOCK('placard.retention') IS NOT NULL")[0][0] == "1", timeout=5)
         self.assertTrue(held, "the lock was not taken")
-        rc, out, err = self.ctl("retention", "run")
+        rc, out, err = placardctl("retention", "run")
         # Exit 3, as rollup and sync: not done, another runner holds the lock (cron can tell).
         self.assertEqual(rc, 3, out + err)
         self.assertIn("another retention pass is running", out)
@@ -638,22 +651,79 @@ class RetentionTests(H.E2ETestCase):
 
 class OwnStackTests(H.StackTestCase):
     """On a stack of its own whose config runs the worker's retention thread every second
-    (retention.interval_seconds = 1) and writes events the portable way (db.event_insert =
-    transaction: single-row inserts, new rows told by the affected-row count, as on MySQL);
-    StackTestCase restores the run's shared stack afterwards."""
+    (retention.interval_seconds = 1), writes events the portable way (db.event_insert =
+    transaction: single-row inserts, new rows told by the affected-row count, as on MySQL) and
+    looks at counted spans again for late rows after 2 s (rollup.late_check_seconds, 60 by
+    default); StackTestCase restores the run's shared stack afterwards."""
 
     FIXTURES = False
+    LATE_CHECK_S = 2
 
     @classmethod
     def prepare_stack(cls):
         path = cls.stack.path("placard.conf")
         with open(path) as f:
             lines = [line for line in f.read().splitlines()
-                     if not line.startswith(("retention.interval_seconds", "db.event_insert"))]
+                     if not line.startswith(("retention.interval_seconds", "db.event_insert",
+                                             "rollup.late_check_seconds"))]
         with open(path, "w") as f:
             f.write("\n".join(lines + ["retention.interval_seconds = 1",
-                                       "db.event_insert = transaction", ""]))
+                                       "db.event_insert = transaction",
+                                       "rollup.late_check_seconds = %d" % cls.LATE_CHECK_S, ""]))
         cls.stack.restart()
+
+    def test_rows_that_appear_below_the_progress_are_counted_once(self):
+        """A row that becomes visible inside a span the rollup already counted past (a multi-row
+        insert that took its ids, then waited on a lock before writing; on Galera a write set
+        replicated late): put there by hand with an id in the span's gap, as it would appear. The
+        span is looked at again LATE_CHECK_S after it was counted, and the row counted then, once
+        (lib/jobs/late_rows.h)."""
+        wait_rolled_up(self)
+        tag = secrets.token_hex(8)
+        early, late = 980000 + secrets.randbelow(9999), 970000 + secrets.randbelow(9999)
+        tables = ("impressions", "clicks")
+        for table in tables:  # the raw rows only: the other tests count the recent ones
+            self.addCleanup(H.db, "DELETE FROM %s WHERE offer_id IN (%d, %d)" % (table, early, late))
+
+        def insert(table, row_id, offer):
+            H.db("INSERT INTO %s (id, token_nonce, offer_id, placement, country, issued_at) VALUES "
+                 "(%d, UNHEX(MD5('%s-%s-%d')), %d, 'wide', 'DE', UTC_TIMESTAMP())"
+                 % (table, row_id, tag, table, row_id, offer))
+
+        def counted(offer):
+            return H.db("SELECT COALESCE(SUM(impressions), 0), COALESCE(SUM(clicks), 0) FROM "
+                        "stats_daily WHERE dim = 'offer' AND item = '%d'" % offer)[0]
+
+        log_path = self.stack.path("log", "placard.log")
+        log_start = os.path.getsize(log_path)
+        gaps = {}
+        for table in tables:
+            top = int(H.db("SELECT COALESCE(MAX(id), 0) FROM %s" % table)[0][0])
+            insert(table, top + 10, early)  # the pass counts (.., top + 10]: top + 1 .. 9 empty
+            gaps[table] = top + 5
+        wait_rolled_up(self)
+        self.assertEqual(counted(early), ["1", "1"])
+        for table in tables:
+            insert(table, gaps[table], late)  # below rollup_progress.last_id, in a counted span
+        progress = H.db("SELECT name, last_id FROM rollup_progress ORDER BY name")
+        self.assertTrue(H.wait_until(lambda: counted(late) == ["1", "1"],
+                                     timeout=self.LATE_CHECK_S + 8, interval=0.2),
+                        "the late rows were not counted: %s\n%s"
+                        % (counted(late), self.stack.tail("placard.log")))
+        self.assertEqual(H.db("SELECT name, last_id FROM rollup_progress ORDER BY name"), progress,
+                         "counted by a pass moving past them, not as late rows")
+        with open(log_path, "rb") as f:
+            f.seek(log_start)
+            log = f.read().decode("utf-8", "replace")
+        self.assertRegex(log, r"rollups: counted \d+ event\(s\) whose rows appeared after a pass")
+        # Once: later passes (their spans looked at, then deleted) and placardctl rollup add
+        # nothing more.
+        self.assertTrue(H.wait_until(lambda: H.db(
+            "SELECT COUNT(*) FROM rollup_spans WHERE hi <= %d" % max(gaps.values()))[0][0] == "0",
+            timeout=self.LATE_CHECK_S + 8, interval=0.2), "the looked-at spans were not deleted")
+        rc, out, err = placardctl("rollup")
+        self.assertEqual(rc, 0, out + err)
+        self.assertEqual((counted(early), counted(late)), (["1", "1"], ["1", "1"]))
 
     def test_transaction_flavor_counts_new_events_only(self):
         d = day_text(today())

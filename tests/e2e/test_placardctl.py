@@ -178,7 +178,8 @@ class PlacardctlTests(H.StackTestCase):
                 ("INSERT INTO rollup_progress (name, last_id) VALUES ('e2e', 0)", "INSERT"),
                 ("DELETE FROM sync_runs WHERE 1 = 0", "DELETE"),
                 ("DELETE FROM network_categories WHERE 1 = 0", "DELETE"),
-                ("UPDATE ignored_events SET reason = reason", "UPDATE")):
+                ("UPDATE ignored_events SET reason = reason", "UPDATE"),
+                ("UPDATE rollup_spans SET n = n", "UPDATE")):
             proc = self.runtime_sql(sql)
             self.assertNotEqual(proc.returncode, 0, sql)
             self.assertIn("%s command denied" % command, proc.stderr.decode(), sql)
@@ -200,6 +201,7 @@ class PlacardctlTests(H.StackTestCase):
         self.assertIn("GRANT SELECT, UPDATE ON `placard`.`catalog_version`", grants)
         self.assertIn("GRANT SELECT, INSERT, UPDATE ON `placard`.`settings`", grants)
         self.assertIn("GRANT SELECT, INSERT, DELETE ON `placard`.`ignored_events`", grants)
+        self.assertIn("GRANT SELECT, INSERT, DELETE ON `placard`.`rollup_spans`", grants)
 
     def setup_files(self):
         """A fresh directory for setup's two config files, and the stack's runtime password."""

@@ -36,6 +36,8 @@ TEST(RuntimeGrants, PrivilegesPerTable) {
   EXPECT_EQ(runtime_privileges("network_categories"), no_delete);
   EXPECT_EQ(runtime_privileges("ignored_events"),
             (std::set<std::string>{"SELECT", "INSERT", "DELETE"}));
+  EXPECT_EQ(runtime_privileges("rollup_spans"),
+            (std::set<std::string>{"SELECT", "INSERT", "DELETE"}));
   EXPECT_EQ(runtime_privileges("a_new_table"), rw());
 }
 

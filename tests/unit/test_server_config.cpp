@@ -430,6 +430,22 @@ TEST(Retention, IntervalIsAConfigKey) {
             std::string::npos);
 }
 
+TEST(Rollup, LateCheckIsAConfigKey) {
+  EXPECT_EQ(config::server_config_from({}).rollup_late_check_seconds, 60);
+  EXPECT_EQ(
+      config::server_config_from({{"rollup.late_check_seconds", "2"}}).rollup_late_check_seconds,
+      2);
+  for (const char* bad : {"0", "-1", "86401", "1m"}) {
+    EXPECT_THROW(config::server_config_from({{"rollup.late_check_seconds", bad}}),
+                 config::ConfigError)
+        << bad;
+  }
+  config::ServerConfig c;
+  c.rollup_late_check_seconds = 90;
+  EXPECT_NE(config::render_server_config(c).find("rollup.late_check_seconds = 90\n"),
+            std::string::npos);
+}
+
 TEST(BackgroundJobsSetting, WorkersByDefaultCronOnRequestNothingElse) {
   EXPECT_EQ(config::server_config_from({}).background_jobs, "workers");
   EXPECT_EQ(config::server_config_from({{"background_jobs", "cron"}}).background_jobs, "cron");
