@@ -12,6 +12,9 @@
   same (retention_runs.py: none runs while a lease row from g3 holds it, then both at once delete
   the old rows once); two network syncs started at
   once through h1 and h2: one runs, the other is 409 (the network stand-in in each namespace);
+- a row written on g2 below every node's rollup progress, into a span a pass counted past (a
+  write set replicated late looks so), is counted once on every node after
+  rollup.late_check_seconds (late_rows.py);
 - g2 killed (SIGKILL) under a bounded load through both hosts: h1 (on g1) keeps answering,
   every impression refused by h2 is retried on h1, and the rows on the surviving nodes equal the
   successful answers, none twice; clicks on valid offers sent to both hosts all answer 302, each
@@ -45,6 +48,7 @@ import common as C  # noqa: E402
 import run_end  # noqa: E402
 import retention_runs as RR  # noqa: E402
 import kill_clicks as KC  # noqa: E402
+import late_rows as LR  # noqa: E402
 import node_fallback as NF  # noqa: E402
 from load_client import CLICKABLE  # noqa: E402
 
@@ -336,6 +340,7 @@ def main():
         topo.init_database()
         if a.only is None:
             start_standins(topo)
+        topo.extra_conf = {**getattr(topo, "extra_conf", {}), **LR.CONF}
         for name in T.HOST_IPS:
             topo.start_host(name)
         topo.start_haproxy()
@@ -356,6 +361,7 @@ def main():
             check_leases(topo, h1, h2, checks)
             check_retention(topo, checks)
             check_sync(topo, h1, h2, admin, checks)
+            LR.check(topo, checks)
         if a.only != "kill":
             NF.check(topo, h1, checks, figures, 6, impressions, send, ctl_on)
             NF.check_partition(topo, h1, checks, figures, 12, impressions, send)
