@@ -696,13 +696,13 @@ class OwnStackTests(H.StackTestCase):
 
         log_path = self.stack.path("log", "placard.log")
         log_start = os.path.getsize(log_path)
-        gaps = {}
+        gaps, ends = {}, {}
         for table in tables:
             # Above every row and above the progress (deleted rows leave it above MAX(id)).
             top = int(H.db("SELECT GREATEST((SELECT COALESCE(MAX(id), 0) FROM %s), (SELECT last_id "
                            "FROM rollup_progress WHERE name = '%s'))" % (table, table))[0][0])
             insert(table, top + 10, early)  # the pass counts (.., top + 10]: top + 1 .. 9 empty
-            gaps[table] = top + 5
+            gaps[table], ends[table] = top + 5, top + 10
         wait_rolled_up(self)
         self.assertEqual(counted(early), ["1", "1"])
         for table in tables:
@@ -720,9 +720,10 @@ class OwnStackTests(H.StackTestCase):
         self.assertRegex(log, r"rollups: counted \d+ event\(s\) whose rows appeared after a pass")
         # Once: later passes (their spans looked at, then deleted) and placardctl rollup add
         # nothing more.
-        self.assertTrue(H.wait_until(lambda: H.db(
-            "SELECT COUNT(*) FROM rollup_spans WHERE hi <= %d" % max(gaps.values()))[0][0] == "0",
-            timeout=self.LATE_CHECK_S + 8, interval=0.2), "the looked-at spans were not deleted")
+        spans = "SELECT COUNT(*) FROM rollup_spans WHERE " + " OR ".join(
+            "(name = '%s' AND hi <= %d)" % (table, ends[table]) for table in tables)
+        self.assertTrue(H.wait_until(lambda: H.db(spans)[0][0] == "0", timeout=self.LATE_CHECK_S + 8,
+                                     interval=0.2), "the looked-at spans were not deleted")
         rc, out, err = placardctl("rollup")
         self.assertEqual(rc, 0, out + err)
         self.assertEqual((counted(early), counted(late)), (["1", "1"], ["1", "1"]))
