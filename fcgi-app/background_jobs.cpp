@@ -11,10 +11,9 @@ BackgroundJobs::BackgroundJobs(const config::ServerConfig& cfg, const db::Connec
                                const catalog::SnapshotHolder& holder, network::SyncJob& sync_job,
                                const Report& report) {
   if (cfg.background_jobs != "workers") return;
-  db::RollupOptions rollup;
-  rollup.late_after = std::chrono::seconds(cfg.rollup_late_check_seconds);
   rollups_.emplace(
-      params, std::chrono::seconds(1), rollup,
+      params, std::chrono::seconds(1),
+      db::RollupOptions{.late_after = std::chrono::seconds(cfg.rollup_late_check_seconds)},
       [&holder]() -> std::optional<db::RateLimits> {
         const auto snap = holder.get();
         if (!snap) return std::nullopt;

@@ -33,10 +33,9 @@ int cmd_rollup(const Context& ctx, const Argv& argv) {
   db::init_driver();
   db::MysqlSession session(db::admin_params(cfg));
   const auto settings = stored_settings(session);
-  db::RollupOptions options;
-  options.late_after = std::chrono::seconds(cfg.rollup_late_check_seconds);
-  const auto pass = db::roll_up_backlog(session, options, api::rate_limits(settings),
-                                        std::chrono::seconds(*seconds));
+  const auto pass = db::roll_up_backlog(
+      session, db::RollupOptions{.late_after = std::chrono::seconds(cfg.rollup_late_check_seconds)},
+      api::rate_limits(settings), std::chrono::seconds(*seconds));
   if (!pass.ran) {
     std::cout << "another rollup runner is at it; nothing done\n";
     return 3;

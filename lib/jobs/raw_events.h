@@ -1,6 +1,7 @@
 #pragma once
 // Only lib/jobs/*.cpp include this header (it needs mysql_session.h).
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,8 @@ inline constexpr RawTable kImpressions{"impressions", "recorded_at",  "HEX(clien
 inline constexpr RawTable kClicks{"clicks",  "clicked_at", "HEX(client_hash)",
                                   "ignored", "'click'",    "click"};
 inline constexpr RawTable kIgnored{"ignored_events", "at", "NULL", "reason", "kind", nullptr};
+// Every raw table a rollup pass counts, in the order it counts them.
+inline constexpr std::initializer_list<RawTable> kRawTables{kImpressions, kClicks, kIgnored};
 
 // The zero time of the raw tables' times as milliseconds (TIMESTAMPDIFF from it).
 inline constexpr const char* kEpoch = "'1970-01-01 00:00:00'";

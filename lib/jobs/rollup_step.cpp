@@ -67,7 +67,7 @@ RollupPass roll_up_events(MysqlSession& session, const RollupOptions& options,
     pass.impressions = roll_up_table(s, kImpressions, options, &limits.impressions);
     pass.clicks = roll_up_table(s, kClicks, options, &limits.clicks);
     pass.ignored = roll_up_table(s, kIgnored, options, nullptr);
-    for (const auto& t : {kImpressions, kClicks, kIgnored}) {
+    for (const auto& t : kRawTables) {
       pass.late += count_late_rows(s, t, options.late_after);
     }
     return pass;
@@ -114,9 +114,8 @@ void RollupJob::run_pass(MysqlSession& session) {
     if (!limits) return;
     // Most passes of an idle site find nothing: they ask first, and take no lock, write no lease.
     const bool idle = session.run(true, [this](MysqlSession& s) {
-      return !any_settled_rows(s, {kImpressions, kClicks, kIgnored}, options_.settle) &&
-             !late_rows_due(s, {kImpressions, kClicks, kIgnored}, options_.late_after,
-                            complete_spans_);
+      return !any_settled_rows(s, kRawTables, options_.settle) &&
+             !late_rows_due(s, kRawTables, options_.late_after, complete_spans_);
     });
     const auto pass = idle ? RollupPass{.ran = true} : roll_up_events(session, options_, *limits);
     if (failing_ && report_) report_("rollups: counting again");
