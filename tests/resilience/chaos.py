@@ -14,6 +14,8 @@ load_client.py (queries, impressions, clicks, config and categories; every answe
 2. Worker: one worker process is killed (SIGKILL) under the same load: the supervisor starts
    another, the web server keeps serving (the other process, and the socket that the supervisor
    keeps open), and no request hangs (every request gets an answer within the client's bound).
+3. Counting: once the load stops, the rollups count every raw row once (counted and ignored
+   apart; rollup_state.py) within ROLLUP_SETTLE_S, although each kill may have cut off a pass.
 
 Prints a pass/fail table; --summary writes {"passed", "failed", "checks", "figures"}. The answer
 logs go to build/chaos/<server>-answers.jsonl. --short is the version `make test` runs.
@@ -28,6 +30,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import common as C  # noqa: E402
+import rollup_state  # noqa: E402
 from load_client import LoadClient, recorded_nonces, table_counts  # noqa: E402
 
 READS = ("config", "categories", "query")
@@ -36,6 +39,7 @@ EXPECTED = {"config": 200, "categories": 200, "query": 200, "impression": 200, "
 WRITE_BOUND_S = 1.0  # a write while the database is down answers 503 within this
 RETURN_BOUND_S = 2.0  # writes succeed this long after the database is back
 HANG_BOUND_S = 5.0  # no request takes longer than this, whatever happens
+ROLLUP_SETTLE_S = 20.0  # after the load, the rollups count every raw row within this
 
 
 def ok_answer(r):
@@ -176,7 +180,7 @@ def run_server(server, p, checks, figures):
     stack = None
     client = None
     try:
-        stack = C.start_stack(server, p.build, p.workers)
+        stack = C.start_stack(server, p.build, p.workers, conf=rollup_state.STACK_CONF)
         client = LoadClient(stack.port, threads=p.clients, timeout=HANG_BOUND_S + 5)
         client.start()
         t0 = time.monotonic()
@@ -198,6 +202,11 @@ def run_server(server, p, checks, figures):
         wrong = {n: c for n, c in counts.items() if c != 1}
         checks.add(group, "redirected clicks in the table once", clicks and not wrong,
                    "%d redirected, %d not exactly once in clicks" % (len(clicks), len(wrong)))
+        state, waited = rollup_state.settle(stack, ROLLUP_SETTLE_S)
+        checks.add(group, "rollups count every raw row once after the faults", waited is not None,
+                   "%s, %s after the load" % (rollup_state.describe(state), fmt_ms(waited)
+                                              if waited is not None else "not within %.0f s" % ROLLUP_SETTLE_S))
+        fig["rollups_settled_ms"] = round(waited * 1000, 1) if waited is not None else None
         fig["requests"] = len(records)
         fig["recorded_impressions"] = len(imps)
         fig["redirected_clicks"] = len(clicks)

@@ -65,11 +65,12 @@ class Checks:
         return 0 if self.failed == 0 else 1
 
 
-def start_stack(server, build, workers=2, tls=False):
+def start_stack(server, build, workers=2, tls=False, conf=None):
     """A fresh private stack with the e2e fixtures (harness.Stack: VAR_DIR under /tmp, free port;
-    `tls`: Apache serves HTTPS with a certificate made for the stack)."""
+    `tls`: Apache serves HTTPS with a certificate made for the stack; `conf`: placard.conf keys
+    beside the harness's)."""
     os.environ["WORKERS"] = str(workers)
-    stack = H.Stack(server, build, tls=tls)
+    stack = H.Stack(server, build, tls=tls, conf=conf)
     H.set_stack(stack)
     stack.start()
     if not H.load_fixtures(stack):

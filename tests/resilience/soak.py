@@ -20,7 +20,15 @@ and the request threads' buffers settle in the first minute; a leak of one alloc
 is far beyond that in 10 minutes); open descriptors at the end within THREADS per process of the
 start (each in-flight request holds one FastCGI connection); Threads_connected at the end at most
 the start + 2 (each worker process keeps a session for its catalog poll, event writer, rollup
-and retention jobs, and one per request thread that needed the database, made lazily). Prints a pass/fail table; --summary writes the figures too.
+and retention jobs, and one per request thread that needed the database, made lazily).
+
+Counting (rollup_state.py; the stack looks at counted spans again after LATE_CHECK_S, not 60 s):
+at every sample, no span kept for the late look is older than LATE_CHECK_S + SPAN_SLACK_S (each
+is dropped once looked at: a look that stopped would leave them to pile up for as long as the
+service runs); and once the load stops, the rollups count every raw row once within
+ROLLUP_SETTLE_S (they kept up, and nothing was counted twice or lost over the run).
+
+Prints a pass/fail table; --summary writes the figures too.
 """
 
 import argparse
@@ -34,6 +42,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import common as C  # noqa: E402
+import rollup_state  # noqa: E402
 
 H = C.H
 LUA = os.path.join(HERE, "soak.lua")
@@ -45,6 +54,8 @@ MAX_LINES = 300000
 RSS_TOLERANCE = (0.10, 8 * 1024)  # fraction, plus kB
 DB_CONN_TOLERANCE = 2
 JOBS_CONNECTED_S = 32  # the retention job's first run: 30 s after a worker process starts
+SPAN_SLACK_S = 10  # a due span is dropped by the next pass that counts new rows (one a second)
+ROLLUP_SETTLE_S = 30  # after the load, the rollups count every raw row within this
 
 
 def make_lines(stack, path, count, seed):
@@ -100,12 +111,14 @@ def threads_connected(stack):
 def sample(stack):
     workers = C.worker_processes(stack)
     master = C.read_pid(stack, "placard.pid")
+    counting = rollup_state.read(stack)
     return {"t": time.monotonic(),
             "workers": {str(w): {"rss_kb": C.rss_kb(w), "fds": C.open_fds(w)} for w in workers},
             "supervisor": {"rss_kb": C.rss_kb(master), "fds": C.open_fds(master)},
             "worker_rss_kb": sum(C.rss_kb(w) or 0 for w in workers),
             "worker_fds": sum(C.open_fds(w) or 0 for w in workers),
-            "threads_connected": threads_connected(stack)}
+            "threads_connected": threads_connected(stack),
+            "spans": counting["spans"], "oldest_span_s": counting["oldest_span_s"]}
 
 
 def errors_of(s):
@@ -116,7 +129,7 @@ def errors_of(s):
 
 def run(p, checks):
     group = p.server
-    stack = C.start_stack(p.server, p.build, p.workers)
+    stack = C.start_stack(p.server, p.build, p.workers, conf=rollup_state.STACK_CONF)
     # The database as docs/operations.md ("MariaDB for event load") has it for sustained event
     # load, as `make bench` runs it: with the embedded stack's 64 MiB redo log, minutes of events
     # end in commits waiting for page flushing (stalls of 50-440 ms, docs/performance.md).
@@ -180,12 +193,24 @@ def run(p, checks):
                    end["threads_connected"] <= start["threads_connected"] + DB_CONN_TOLERANCE,
                    "Threads_connected %d -> %d (limit +%d)" % (start["threads_connected"],
                                                               end["threads_connected"], DB_CONN_TOLERANCE))
+        oldest = max(samples, key=lambda x: x["oldest_span_s"])
+        span_bound = rollup_state.LATE_CHECK_S + SPAN_SLACK_S
+        checks.add(group, "spans kept for the late look dropped", oldest["oldest_span_s"] <= span_bound,
+                   "oldest kept span %.1f s old (at %.0f s; limit %d s), %d kept at most, %d at the end"
+                   % (oldest["oldest_span_s"], oldest["t"] - t0, span_bound,
+                      max(x["spans"] for x in samples), end["spans"]))
+        state, waited = rollup_state.settle(stack, ROLLUP_SETTLE_S)
+        checks.add(group, "rollups count every raw row once", waited is not None,
+                   "%s, %s after the load" % (rollup_state.describe(state), "%.1f s" % waited
+                                              if waited is not None else "not within %d s" % ROLLUP_SETTLE_S))
         figures = {"server": p.server, "seconds": p.seconds, "capacity_rps": round(capacity),
                    "target_rps": round(target), "rate_rps": round(rate), "requests": s["requests"],
                    "statuses": s["statuses"], "errors": s["errors"], "latency_us": s["latency_us"],
                    "reused_lines": s["reused"], "start": start, "end": end,
+                   "rollups_settled_s": round(waited, 2) if waited is not None else None,
                    "trend": [{"t": round(x["t"] - t0), "rss_kb": x["worker_rss_kb"], "fds": x["worker_fds"],
-                              "threads_connected": x["threads_connected"]} for x in samples]}
+                              "threads_connected": x["threads_connected"], "spans": x["spans"],
+                              "oldest_span_s": x["oldest_span_s"]} for x in samples]}
     except Exception as e:  # noqa: BLE001 - a broken run is a failed check, with the reason
         checks.add(group, "run completed", False, "%s: %s" % (type(e).__name__, e))
         sys.stderr.write(stack.diagnostics() + "\n")
