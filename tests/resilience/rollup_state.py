@@ -30,22 +30,25 @@ SELECT
       <= (SELECT COALESCE(MAX(last_id), 0) FROM rollup_progress WHERE name = 'clicks'),
   (SELECT COUNT(*) FROM rollup_spans),
   (SELECT COALESCE(TIMESTAMPDIFF(MICROSECOND, MIN(counted_at), UTC_TIMESTAMP(3)), 0) / 1e6
+     FROM rollup_spans),
+  (SELECT COALESCE(TIMESTAMPDIFF(MICROSECOND, MIN(counted_at), MAX(counted_at)), 0) / 1e6
      FROM rollup_spans)
 """
 _FIELDS = ("impressions", "ignored_impressions", "clicks", "ignored_clicks",
            "rolled_impressions", "rolled_ignored_impressions", "rolled_clicks", "rolled_ignored_clicks",
-           "impressions_done", "clicks_done", "spans", "oldest_span_s")
+           "impressions_done", "clicks_done", "spans", "oldest_span_s", "span_spread_s")
 
 
 def read(stack):
-    """The state as a dict of _FIELDS (counts as int, the two progress flags as bool, the oldest
-    kept span's age in seconds as float, 0 when none is kept)."""
+    """The state as a dict of _FIELDS (counts as int, the two progress flags as bool; in seconds,
+    as float, 0 when no span is kept: the oldest kept span's age, and how much older it is than
+    the newest)."""
     row = stack.db(_STATE_SQL)[0]
     state = dict(zip(_FIELDS, row))
     for k in _FIELDS:
         if k.endswith("_done"):
             state[k] = state[k] == "1"
-        elif k == "oldest_span_s":
+        elif k.endswith("_s"):
             state[k] = float(state[k])
         else:
             state[k] = int(state[k])
