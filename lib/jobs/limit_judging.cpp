@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "lib/crypto/sha256.h"
+#include "lib/db/statement_shapes.h"
 #include "lib/jobs/limit_state.h"
 #include "lib/util/byte_view.h"
 
@@ -19,8 +20,10 @@ constexpr const char* kIdle = "INTERVAL 2 HOUR";
 // A pair whose new events are all over a limit changes only its last_at, which decides nothing
 // but when its row is deleted: it is written once it is a minute behind, not every pass.
 constexpr std::int64_t kLastAtSlackMs = 60'000;
+// Rows per statement at most; each statement is made for padded_rows() of its rows, the last one
+// repeated (lib/db/statement_shapes.h): 9 and 8 shapes a session, not 256 and 100.
 constexpr std::size_t kMarkChunk = 256;   // ids per UPDATE
-constexpr std::size_t kStateChunk = 100;  // rows per state upsert
+constexpr std::size_t kStateChunk = 128;  // rows per state upsert
 
 // A client and offer as a hash key: the client hash is already uniformly distributed.
 struct KeyHash {
@@ -150,12 +153,15 @@ History read_history(MysqlSession& s, const RawTable& t, std::uint64_t from, std
 void mark(MysqlSession& s, const RawTable& t, const std::vector<std::uint64_t>& over) {
   for (std::size_t at = 0; at < over.size(); at += kMarkChunk) {
     const std::size_t n = std::min(kMarkChunk, over.size() - at);
+    const std::size_t shape = padded_rows(n, kMarkChunk);
     std::string sql =
         std::string("UPDATE ") + t.name + " SET ignored = 'rate_limited' WHERE id IN (";
-    for (std::size_t i = 0; i < n; ++i) sql += i == 0 ? "?" : ", ?";
+    for (std::size_t i = 0; i < shape; ++i) sql += i == 0 ? "?" : ", ?";
     sql += ")";
-    auto& st = s.prepared(sql);  // at most two shapes per pass: full chunks and the rest
-    for (std::size_t i = 0; i < n; ++i) st.setUInt64(static_cast<unsigned>(i + 1), over[at + i]);
+    auto& st = s.prepared(sql);
+    for (std::size_t i = 0; i < shape; ++i) {
+      st.setUInt64(static_cast<unsigned>(i + 1), over[at + std::min(i, n - 1)]);
+    }
     st.executeUpdate();
   }
 }
@@ -170,10 +176,11 @@ void write_state(MysqlSession& s, const RawTable& t, std::int64_t window_ms,
                  const std::vector<StateRow>& rows) {
   for (std::size_t at = 0; at < rows.size(); at += kStateChunk) {
     const std::size_t n = std::min(kStateChunk, rows.size() - at);
+    const std::size_t shape = padded_rows(n, kStateChunk);
     std::string sql =
         "INSERT INTO rate_limit_state (kind, client_hash, offer_id, counted, window_ms, last_at) "
         "VALUES ";
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = 0; i < shape; ++i) {
       sql += i == 0 ? "" : ", ";
       sql += std::string("(?, UNHEX(?), ?, ?, ?, TIMESTAMPADD(MICROSECOND, ? * 1000, ") + kEpoch +
              "))";
@@ -181,10 +188,10 @@ void write_state(MysqlSession& s, const RawTable& t, std::int64_t window_ms,
     sql +=
         " ON DUPLICATE KEY UPDATE counted = VALUES(counted), window_ms = VALUES(window_ms), "
         "last_at = VALUES(last_at)";
-    auto& st = s.prepared(sql);  // at most two shapes per pass
+    auto& st = s.prepared(sql);
     unsigned p = 1;
-    for (std::size_t i = 0; i < n; ++i) {
-      const auto& r = rows[at + i];
+    for (std::size_t i = 0; i < shape; ++i) {
+      const auto& r = rows[at + std::min(i, n - 1)];
       st.setString(p++, t.limit_kind);
       st.setString(p++, crypto::to_hex(util::as_chars(r.key.first)));
       st.setUInt64(p++, r.key.second);

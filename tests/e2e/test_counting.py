@@ -400,6 +400,39 @@ class CountingTests(H.E2ETestCase):
         self.assertEqual(self.pair_state(first), (self.counted_times(first), "300000"))
         self.assertEqual(len(self.counted_times(first).split(",")), 6)
 
+    def test_passes_that_mark_any_number_of_rows_prepare_few_statements(self):
+        """Each rollup pass marks the rows of a pair over its limit with one UPDATE ... WHERE id
+        IN (...). Made for exactly the rows of the pass, every new count left one more prepared
+        statement in the worker and on the server for the worker's life (a ten-minute `make soak`
+        grew each worker by ~12 MiB; docs/hardening.md). Made for a power of two of rows
+        (lib/db/statement_shapes.h), passes that mark 3 to 19 rows prepare at most five more. The
+        server's general log, on for the test, names every statement prepared meanwhile."""
+        client = new_client()
+        first = nonce_of(self.send_impressions(client, 6)[0])  # the 6th is over the limit
+        self.assertTrue(H.wait_until(rolled_up, timeout=10, interval=0.1))
+        H.db("TRUNCATE mysql.general_log")
+        H.db("SET GLOBAL log_output = 'TABLE', general_log = 1")
+        self.addCleanup(H.db, "TRUNCATE mysql.general_log")
+        self.addCleanup(H.db, "SET GLOBAL general_log = 0")
+        sizes = (3, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15, 17, 18, 19)
+        for n in sizes:
+            for t in [token(H.IMPRESSION) for _ in range(n)]:
+                self.assertEqual(impression_from(client, t)[0], 200)
+            self.assertTrue(H.wait_until(rolled_up, timeout=10, interval=0.05))
+        H.db("SET GLOBAL general_log = 0")
+        shapes = H.db("SELECT LENGTH(argument) - LENGTH(REPLACE(argument, '?', '')) FROM "
+                      "mysql.general_log WHERE command_type = 'Prepare' AND argument LIKE "
+                      "'UPDATE impressions SET ignored%' ORDER BY 1")
+        # Every row after the 5th marked, none of the five counted ones (the repeated last id of
+        # a padded statement marks nothing twice, nor anything else).
+        self.assertEqual(H.db("SELECT SUM(i.ignored = 'rate_limited'), SUM(i.ignored IS NULL) FROM "
+                              "impressions i JOIN impressions f ON i.client_hash = f.client_hash AND "
+                              "i.offer_id = f.offer_id WHERE f.token_nonce = UNHEX('%s')" % first.hex()),
+                         [[str(1 + sum(sizes)), "5"]])
+        # 2, 4, 8, 16, 32 at most (a burst split over two passes); one per count would be 14.
+        self.assertLessEqual(len(shapes), 5, "marks prepared for %s ids after passes marking %s rows"
+                             % ([int(r[0]) for r in shapes], sizes))
+
     def test_zz_no_raw_client_address_in_any_table(self):
         # Runs last in this class (by name): every address used above.
         used = ["127.%d.%d.%d" % (RUN, n // 250, 1 + n % 250) for n in range(11, _next_client[0] + 1)]
