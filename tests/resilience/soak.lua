@@ -1,12 +1,14 @@
 -- wrk script of `make soak` (tests/resilience/soak.py): the public API's mix at a paced rate.
 --
---   SOAK_LINES    file of "kind<TAB>payload" lines, made by soak.py:
+--   SOAK_LINES    files of "kind<TAB>payload" lines, SOAK_LINES.<i> for wrk thread i (0-based),
+--                 made by soak.py:
 --                   get         payload: a path (config, categories)
 --                   query       payload: a JSON body for POST /api/v1/offers/query
 --                   impression  payload: an impression token
 --                   click       payload: a click path /r/click/<id>?t=<token>
---                 line i goes to wrk thread i mod SOAK_THREADS; a thread that runs out starts
---                 over (repeated impressions answer "duplicate", repeated clicks redirect again)
+--                 each thread reads its file a line per request (nothing is loaded up front: a
+--                 full soak's files hold a gigabyte); one that runs out starts over (repeated
+--                 impressions answer "duplicate", repeated clicks redirect again)
 --   SOAK_THREADS  wrk's -t
 --   SOAK_RATE     requests per second over all threads; 0 = as fast as the server answers (the
 --                 capacity probe). Each thread hands out send times 1/(rate/threads) apart to its
@@ -41,36 +43,32 @@ end
 
 counts = {}
 reused = 0
-local items = {}
-local n = 0
-local pos = 0
+local file = nil
 local interval = 0
 local next_slot = 0
 local json = { ["Content-Type"] = "application/json" }
 
 function init(args)
-  local my = tid or 0
-  local i = 0
-  for line in io.lines(lines_file) do
-    if line ~= "" then
-      if i % nthreads == my then
-        local tab = string.find(line, "\t", 1, true)
-        table.insert(items, { string.sub(line, 1, tab - 1), string.sub(line, tab + 1) })
-      end
-      i = i + 1
-    end
-  end
-  n = #items
+  local path = lines_file .. "." .. (tid or 0)
+  file = assert(io.open(path, "r"))
   if rate > 0 then interval = 1000.0 * nthreads / rate end
 end
 
-function request()
-  pos = pos + 1
-  if pos > n then
-    pos = 1
+local function next_line()
+  local line = file:read("*l")
+  if line == nil then
     reused = reused + 1
+    file:seek("set", 0)
+    line = file:read("*l")
+    if line == nil then error("soak.lua: no lines in " .. lines_file .. "." .. (tid or 0)) end
   end
-  local kind, payload = items[pos][1], items[pos][2]
+  return line
+end
+
+function request()
+  local line = next_line()
+  local tab = string.find(line, "\t", 1, true)
+  local kind, payload = string.sub(line, 1, tab - 1), string.sub(line, tab + 1)
   if kind == "get" or kind == "click" then
     return wrk.format("GET", payload)
   elseif kind == "query" then

@@ -5,7 +5,10 @@ for SOAK_SECONDS (600), behind lighttpd (or --server apache), on 127.0.0.1.
 1. A private stack with the e2e fixtures (WORKERS worker processes under the supervisor).
 2. A request mix (config 10%, categories 10%, offers queries 40% over several categories,
    countries and placements, impressions 30% and clicks 10% with fresh tokens minted with the
-   stack's key) in a file that wrk (soak.lua) spreads over its threads.
+   stack's key), one file per wrk thread (soak.lua reads its own as it sends), enough lines for
+   the whole soak at its rate: every impression and click of the run is a new row, so the event
+   writer, the rollups and InnoDB carry the soak's whole length (up to MAX_LINES a run; the files
+   are deleted at the end).
 3. Capacity: wrk at full speed on that mix for --probe seconds.
 4. The soak: wrk paced at 80% of that (soak.lua's delay() hook hands out send times).
 5. Figures at the start (after --warm seconds of the soak, and at least 32 s after the stack
@@ -20,7 +23,10 @@ and the request threads' buffers settle in the first minute; a leak of one alloc
 is far beyond that in 10 minutes); open descriptors at the end within THREADS per process of the
 start (each in-flight request holds one FastCGI connection); Threads_connected at the end at most
 the start + 2 (each worker process keeps a session for its catalog poll, event writer, rollup
-and retention jobs, and one per request thread that needed the database, made lazily).
+and retention jobs, and one per request thread that needed the database, made lazily); MariaDB's
+Prepared_stmt_count at the end at most the start + PREPARED_TOLERANCE per worker process (each
+session keeps what it prepared: a statement whose text changed with every count of rows left the
+worker ~12 MiB larger after ten minutes, and as many statements on the server).
 
 Counting (rollup_state.py; the stack looks at counted spans again after LATE_CHECK_S, not 60 s):
 at every sample, the oldest span kept for the late look is at most LATE_CHECK_S + SPAN_SLACK_S
@@ -34,6 +40,8 @@ Prints a pass/fail table; --summary writes the figures too.
 """
 
 import argparse
+import concurrent.futures
+import glob
 import json
 import os
 import random
@@ -52,43 +60,71 @@ CLICKABLE = (1300, 1301, 1302, 1303, 1304, 1305, 1309, 1310, 1311)
 QUERY_CATEGORIES = ("electronics", "electronics.audio", "books", "clicks", "bulk", "rotation", None)
 QUERY_COUNTRIES = ("DE", "DE", "DE", "FR", "US")
 QUERY_PLACEMENTS = ("wide", "sidebar", "popup-main")
-MAX_LINES = 300000
+MAX_LINES = 16_000_000  # ~1.2 GB of lines, 600 s at 25,000 requests/s; a longer run starts over
+PROBE_LINES_PER_S = 40000  # above any capacity of this machine: the probe sends fresh tokens too
 RSS_TOLERANCE = (0.10, 8 * 1024)  # fraction, plus kB
 DB_CONN_TOLERANCE = 2
+# Prepared statements the server holds, per worker process: a batch size, or a burst's, seen for
+# the first time after the start may add a shape (docs/architecture.md, "Database sessions"); a
+# statement made anew for every count of rows adds one almost every pass (~1 a second).
+PREPARED_TOLERANCE = 32
 JOBS_CONNECTED_S = 32  # the retention job's first run: 30 s after a worker process starts
 SPAN_SLACK_S = 10  # a due span is dropped by the next pass that counts new rows (one a second)
 SPAN_REREAD_S = 2  # a pass makes its span before it drops the due ones: a spread read in between is read again
 ROLLUP_SETTLE_S = 30  # after the load, the rollups count every raw row within this
 
 
-def make_lines(stack, path, count, seed):
-    """The request mix: `count` lines of kind<TAB>payload, tokens fresh."""
+def _mix_lines():
+    """The lines of the mix without a token, each as often as the mix draws it: (share, lines)."""
+    queries = []
+    for country in QUERY_COUNTRIES:
+        for placement in QUERY_PLACEMENTS:
+            for cat in QUERY_CATEGORIES:
+                body = {"country": country, "placement": placement, "extensionVersion": "1.4.2"}
+                if cat:
+                    body["category"] = cat
+                queries.append("query\t%s\n" % json.dumps(body, separators=(",", ":")))
+    return [(0.10, ["get\t/api/v1/config\n"]), (0.20, ["get\t/api/v1/categories\n"]), (0.60, queries)]
+
+
+def write_lines(path, count, seed, kid, key, now):
+    """Writes `count` lines of kind<TAB>payload to `path`, every token fresh (a new nonce)."""
     rng = random.Random(seed)
-    keys, active = H.token_keys()
-    key = keys[active]
-    now = int(time.time())
+    minter = H.placard_tokens.Minter(kid, key)
+    mix = _mix_lines()
+    out = []
     with open(path, "w") as f:
         for _ in range(count):
             x = rng.random()
-            if x < 0.10:
-                f.write("get\t/api/v1/config\n")
-            elif x < 0.20:
-                f.write("get\t/api/v1/categories\n")
-            elif x < 0.60:
-                body = {"country": rng.choice(QUERY_COUNTRIES), "placement": rng.choice(QUERY_PLACEMENTS),
-                        "extensionVersion": "1.4.2"}
-                cat = rng.choice(QUERY_CATEGORIES)
-                if cat:
-                    body["category"] = cat
-                f.write("query\t%s\n" % json.dumps(body, separators=(",", ":")))
-            elif x < 0.90:
-                offer = rng.choice(CLICKABLE)
-                f.write("impression\t%s\n" % H.placard_tokens.mint(H.IMPRESSION, active, key, offer, "DE",
-                                                                    "wide", now))
+            for share, lines in mix:
+                if x < share:
+                    out.append(rng.choice(lines))
+                    break
             else:
                 offer = rng.choice(CLICKABLE)
-                f.write("click\t/r/click/%d?t=%s\n" % (offer, H.placard_tokens.mint(
-                    H.CLICK, active, key, offer, "DE", "wide", now)))
+                if x < 0.90:
+                    out.append("impression\t%s\n" % minter.mint(H.IMPRESSION, offer, "DE", "wide", now))
+                else:
+                    out.append("click\t/r/click/%d?t=%s\n" % (offer, minter.mint(H.CLICK, offer, "DE", "wide", now)))
+            if len(out) >= 10000:
+                f.write("".join(out))
+                out = []
+        f.write("".join(out))
+
+
+def make_lines(prefix, count, seed, threads):
+    """The mix for `threads` wrk threads: `count` lines over the files prefix.0 .. prefix.N-1
+    (soak.lua: thread i reads prefix.i), written by one process per file."""
+    keys, active = H.token_keys()
+    now = int(time.time())
+    for old in glob.glob(prefix + ".*"):
+        os.unlink(old)
+    per = count // threads + 1
+    with concurrent.futures.ProcessPoolExecutor(max_workers=threads) as pool:
+        jobs = [pool.submit(write_lines, "%s.%d" % (prefix, i), per, seed * 1000 + i, active,
+                            keys[active], now) for i in range(threads)]
+        for j in jobs:
+            j.result()
 
 
 def wrk(stack, lines, seconds, rate, p, out):
@@ -107,8 +143,8 @@ def summary_of(out):
     raise RuntimeError("no SOAKJSON line from wrk:\n" + text[-2000:])
 
 
-def threads_connected(stack):
-    return int(stack.db("SHOW GLOBAL STATUS LIKE 'Threads_connected'")[0][1])
+def global_status(stack, name):
+    return int(stack.db("SHOW GLOBAL STATUS LIKE '%s'" % name)[0][1])
 
 
 def sample(stack):
@@ -119,7 +155,8 @@ def sample(stack):
                "supervisor": {"rss_kb": C.rss_kb(master), "fds": C.open_fds(master)},
                "worker_rss_kb": sum(C.rss_kb(w) or 0 for w in workers),
                "worker_fds": sum(C.open_fds(w) or 0 for w in workers),
-               "threads_connected": threads_connected(stack)}
+               "threads_connected": global_status(stack, "Threads_connected"),
+               "prepared_statements": global_status(stack, "Prepared_stmt_count")}
     # Last, as it may wait: the process figures are the sample's time.
     counting = rollup_state.read(stack)
     if counting["span_spread_s"] > rollup_state.LATE_CHECK_S + SPAN_SLACK_S:
@@ -146,8 +183,8 @@ def run(p, checks):
     figures = {}
     try:
         os.makedirs(p.out, exist_ok=True)
-        probe_lines = os.path.join(p.out, "probe-lines.txt")
-        make_lines(stack, probe_lines, 30000, 1)
+        probe_lines = os.path.join(p.out, "probe-lines")
+        make_lines(probe_lines, p.probe * PROBE_LINES_PER_S, 1, p.wrk_threads)
         proc = wrk(stack, probe_lines, p.probe, 0, p, os.path.join(p.out, "probe.txt"))
         proc.wait(timeout=p.probe + 60)
         probe = summary_of(os.path.join(p.out, "probe.txt"))
@@ -160,8 +197,10 @@ def run(p, checks):
                    "%.0f requests/s over %d s, p99 %.1f ms, %s" % (capacity, p.probe,
                                                                    probe["latency_us"]["p99"] / 1000,
                                                                    bad or "no errors"))
-        soak_lines = os.path.join(p.out, "soak-lines.txt")
-        make_lines(stack, soak_lines, int(min(MAX_LINES, target * p.seconds * 1.05 + 1000)), 2)
+        soak_lines = os.path.join(p.out, "soak-lines")
+        t_lines = time.monotonic()
+        make_lines(soak_lines, int(min(MAX_LINES, target * p.seconds * 1.05 + 1000)), 2, p.wrk_threads)
+        C.log("the soak's lines written in %.1f s" % (time.monotonic() - t_lines))
         out = os.path.join(p.out, "soak.txt")
         t0 = time.monotonic()
         proc = wrk(stack, soak_lines, p.seconds, target, p, out)
@@ -201,6 +240,11 @@ def run(p, checks):
                    end["threads_connected"] <= start["threads_connected"] + DB_CONN_TOLERANCE,
                    "Threads_connected %d -> %d (limit +%d)" % (start["threads_connected"],
                                                               end["threads_connected"], DB_CONN_TOLERANCE))
+        prepared_limit = PREPARED_TOLERANCE * p.workers
+        checks.add(group, "MariaDB prepared statements flat",
+                   end["prepared_statements"] <= start["prepared_statements"] + prepared_limit,
+                   "Prepared_stmt_count %d -> %d (limit +%d)" % (start["prepared_statements"],
+                                                                end["prepared_statements"], prepared_limit))
         widest = max(samples, key=lambda x: x["span_spread_s"])
         span_bound = rollup_state.LATE_CHECK_S + SPAN_SLACK_S
         checks.add(group, "spans kept for the late look dropped", widest["span_spread_s"] <= span_bound,
@@ -219,6 +263,7 @@ def run(p, checks):
                    "rollups_settled_s": round(waited, 2) if waited is not None else None,
                    "trend": [{"t": round(x["t"] - t0), "rss_kb": x["worker_rss_kb"], "fds": x["worker_fds"],
                               "threads_connected": x["threads_connected"], "spans": x["spans"],
+                              "prepared_statements": x["prepared_statements"],
                               "span_spread_s": x["span_spread_s"]} for x in samples]}
     except Exception as e:  # noqa: BLE001 - a broken run is a failed check, with the reason
         checks.add(group, "run completed", False, "%s: %s" % (type(e).__name__, e))
@@ -226,6 +271,8 @@ def run(p, checks):
     finally:
         stack.stop()
         stack.cleanup()
+        for path in glob.glob(os.path.join(p.out, "*-lines.*")):
+            os.unlink(path)  # up to a gigabyte or more; make_lines writes them anew each run
     return figures
 
 
