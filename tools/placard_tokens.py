@@ -78,11 +78,6 @@ class Minter:
         return b64u(payload) + "." + b64u(h.digest()[:MAC_BYTES])
 
 
-def sign(key, payload):
-    """The token MAC of `payload`: HMAC-SHA-256 truncated to 128 bits."""
-    return hmac.new(key, payload, hashlib.sha256).digest()[:MAC_BYTES]
-
-
 def short_uint(value):
     """Length byte, then the big-endian bytes of `value` without leading zero bytes."""
     raw = value.to_bytes(8, "big").lstrip(b"\0") or b"\0"
