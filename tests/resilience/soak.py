@@ -75,7 +75,9 @@ ROLLUP_SETTLE_S = 30  # after the load, the rollups count every raw row within t
 
 
 def _mix_lines():
-    """The lines of the mix without a token, each as often as the mix draws it: (share, lines)."""
+    """The mix's lines without a token, as (x below which a line is drawn from them, lines): x is
+    the draw in [0, 1), so config 10%, categories 10%, queries 40%; the rest, impressions 30%
+    and clicks 10%, get fresh tokens."""
     queries = []
     for country in QUERY_COUNTRIES:
         for placement in QUERY_PLACEMENTS:
