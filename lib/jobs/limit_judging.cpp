@@ -21,7 +21,7 @@ constexpr const char* kIdle = "INTERVAL 2 HOUR";
 // but when its row is deleted: it is written once it is a minute behind, not every pass.
 constexpr std::int64_t kLastAtSlackMs = 60'000;
 // Rows per statement at most; each statement is made for padded_rows() of its rows, the last one
-// repeated (lib/db/statement_shapes.h): 9 and 8 shapes a session, not 256 and 100.
+// repeated (lib/db/statement_shapes.h): 9 and 8 shapes a table, not 256 and 100.
 constexpr std::size_t kMarkChunk = 256;   // ids per UPDATE
 constexpr std::size_t kStateChunk = 128;  // rows per state upsert
 
